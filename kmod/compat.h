@@ -10,7 +10,7 @@
 #include <linux/version.h>
 
 /* vm_flags became read-only with setters in 6.3 */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 #define schedrec_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
 #define schedrec_vm_flags_clear(vma, flags)	vm_flags_clear(vma, flags)
 #else

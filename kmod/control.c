@@ -76,11 +76,12 @@ static ssize_t enable_write(struct file *file, const char __user *ubuf,
 
 static int event_id(const char *name)
 {
-	const struct schedrec_event_name *ev;
+	unsigned int id;
 
-	for (ev = schedrec_event_names; ev->name; ev++)
-		if (!strcmp(name, ev->name) || !strcmp(name, ev->tracepoint))
-			return ev->id;
+	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
+		if (!strcmp(name, schedrec_event_names[id]) ||
+		    !strcmp(name, schedrec_event_tracepoints[id]))
+			return id;
 	return -EINVAL;
 }
 
@@ -134,12 +135,14 @@ static int events_parse(char *buf, u32 *mask)
 
 static int events_show(struct seq_file *m, void *v)
 {
-	const struct schedrec_event_name *ev;
 	u32 mask = READ_ONCE(schedrec.events);
+	unsigned int id;
 
-	for (ev = schedrec_event_names; ev->name; ev++)
-		seq_printf(m, "%2u %-10s %-20s %s\n", ev->id, ev->name,
-			   ev->tracepoint, mask & BIT(ev->id) ? "on" : "off");
+	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
+		seq_printf(m, "%2u %-10s %-20s %s\n", id,
+			   schedrec_event_names[id],
+			   schedrec_event_tracepoints[id],
+			   mask & BIT(id) ? "on" : "off");
 	seq_printf(m, "mask 0x%x\n", mask);
 	return 0;
 }
@@ -236,7 +239,7 @@ static int stats_show(struct seq_file *m, void *v)
 			   cpu, READ_ONCE(ring->written), READ_ONCE(ring->lost),
 			   READ_ONCE(ring->overwritten),
 			   READ_ONCE(ring->bytes),
-			   smp_load_acquire(&ring->head),
+			   READ_ONCE(ring->head),
 			   schedrec_ring_read_start(ring), peak,
 			   permyriad / 100, permyriad % 100);
 	}
@@ -260,31 +263,31 @@ static const struct format_field header_fields[] = {
 	FIELD(schedrec_header, flags), { NULL }
 };
 
-static const struct format_field schedrec_switch_fields[] = {
+static const struct format_field switch_fields[] = {
 	FIELD(schedrec_switch, prev_tid), FIELD(schedrec_switch, next_tid),
 	FIELD(schedrec_switch, prev_state), FIELD(schedrec_switch, prev_prio),
 	FIELD(schedrec_switch, next_prio), { NULL }
 };
 
-static const struct format_field schedrec_wakeup_fields[] = {
+static const struct format_field wakeup_fields[] = {
 	FIELD(schedrec_wakeup, tid), FIELD(schedrec_wakeup, target_cpu),
 	FIELD(schedrec_wakeup, waker_tid), FIELD(schedrec_wakeup, prio),
 	{ NULL }
 };
 
-static const struct format_field schedrec_migrate_fields[] = {
+static const struct format_field migrate_fields[] = {
 	FIELD(schedrec_migrate, tid), FIELD(schedrec_migrate, orig_cpu),
 	FIELD(schedrec_migrate, dest_cpu), FIELD(schedrec_migrate, prio),
 	{ NULL }
 };
 
-static const struct format_field schedrec_task_fields[] = {
+static const struct format_field task_fields[] = {
 	FIELD(schedrec_task, tid), FIELD(schedrec_task, tgid),
 	FIELD(schedrec_task, other_tid), FIELD(schedrec_task, comm),
 	{ NULL }
 };
 
-static const struct format_field schedrec_lost_fields[] = {
+static const struct format_field lost_fields[] = {
 	FIELD(schedrec_lost, count), FIELD(schedrec_lost, first_ts),
 	FIELD(schedrec_lost, last_ts), { NULL }
 };
@@ -296,16 +299,24 @@ static void format_fields(struct seq_file *m, const struct format_field *f)
 	seq_putc(m, '\n');
 }
 
-static void format_record(struct seq_file *m, unsigned int id,
-			  const char *name, const char *tracepoint,
-			  unsigned int size, const struct format_field *f)
-{
-	seq_printf(m, "record %u %s %s size=%u", id, name, tracepoint, size);
-	format_fields(m, f);
-}
+/* The fields of every record type after the header, indexed by type. */
+static const struct format_field *const record_fields[] = {
+	[SCHEDREC_EV_SWITCH] = switch_fields,
+	[SCHEDREC_EV_WAKING] = wakeup_fields,
+	[SCHEDREC_EV_WAKEUP] = wakeup_fields,
+	[SCHEDREC_EV_WAKEUP_NEW] = wakeup_fields,
+	[SCHEDREC_EV_MIGRATE] = migrate_fields,
+	[SCHEDREC_EV_FORK] = task_fields,
+	[SCHEDREC_EV_EXEC] = task_fields,
+	[SCHEDREC_EV_EXIT] = task_fields,
+	[SCHEDREC_EV_RENAME] = task_fields,
+	[SCHEDREC_REC_LOST] = lost_fields,
+};
 
 static int format_show(struct seq_file *m, void *v)
 {
+	unsigned int type;
+
 	seq_printf(m, "abi_version %u\n", SCHEDREC_ABI_VERSION);
 	seq_puts(m, "clock CLOCK_MONOTONIC\n");
 	seq_printf(m, "page_size %lu\n", PAGE_SIZE);
@@ -314,12 +325,14 @@ static int format_show(struct seq_file *m, void *v)
 		   SCHEDREC_F_PREEMPT, SCHEDREC_F_IRQ);
 	seq_printf(m, "header size=%zu", sizeof(struct schedrec_header));
 	format_fields(m, header_fields);
-#define FORMAT_EVENT(id, name, tp, rec) \
-	format_record(m, id, name, tp, sizeof(struct rec), rec##_fields);
-	SCHEDREC_EVENTS(FORMAT_EVENT)
-#undef FORMAT_EVENT
-	format_record(m, SCHEDREC_REC_LOST, "lost", "-",
-		      sizeof(struct schedrec_lost), schedrec_lost_fields);
+	for (type = SCHEDREC_EV_FIRST; type < SCHEDREC_REC_PAD; type++) {
+		seq_printf(m, "record %u %s %s size=%u", type,
+			   schedrec_event_names[type],
+			   type <= SCHEDREC_EV_LAST ?
+			   schedrec_event_tracepoints[type] : "-",
+			   schedrec_record_sizes[type]);
+		format_fields(m, record_fields[type]);
+	}
 	seq_printf(m, "record %u pad - size=variable\n", SCHEDREC_REC_PAD);
 	return 0;
 }

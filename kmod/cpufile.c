@@ -67,6 +67,7 @@ static bool cpufile_readable(struct schedrec_ring *ring)
 static ssize_t cpufile_copy(struct schedrec_ring *ring, char __user *buf,
 			    size_t count)
 {
+	/* pairs with ring_publish(): records up to head are complete */
 	u64 head = smp_load_acquire(&ring->head);
 	u64 pos = schedrec_ring_read_start(ring);
 	size_t done = 0;
@@ -95,6 +96,7 @@ static ssize_t cpufile_copy(struct schedrec_ring *ring, char __user *buf,
 		}
 		pos += size;
 	}
+	/* the copies are done before the producer may reuse the space */
 	smp_store_release(&ring->ctrl->tail, pos);
 	return done ? done : ret;
 }

@@ -67,7 +67,9 @@ static void __exit schedrec_exit(void)
 {
 	/* no CPU file is open: each holds a module reference */
 	proc_remove(proc_dir);
+	mutex_lock(&schedrec.lock);
 	schedrec_set_enabled(false);
+	mutex_unlock(&schedrec.lock);
 	schedrec_rings_free();
 }
 

@@ -140,13 +140,12 @@ static void probe_rename(void *ignore, struct task_struct *task,
 }
 
 struct schedrec_probe {
-	const char *tracepoint;
 	void *func;
 	struct tracepoint *tp;
 	bool attached;
 };
 
-/* Indexed by event id; the names come from the ABI's event table. */
+/* Indexed by event id; the tracepoint names come from the ABI. */
 static struct schedrec_probe probes[SCHEDREC_EV_LAST + 1] = {
 	[SCHEDREC_EV_SWITCH]	 = { .func = probe_switch },
 	[SCHEDREC_EV_WAKING]	 = { .func = probe_waking },
@@ -159,31 +158,31 @@ static struct schedrec_probe probes[SCHEDREC_EV_LAST + 1] = {
 	[SCHEDREC_EV_RENAME]	 = { .func = probe_rename },
 };
 
-const struct schedrec_event_name schedrec_event_names[] = {
-#define EVENT_NAME(id, name, tp, rec) { id, name, tp, sizeof(struct rec) },
-	SCHEDREC_EVENTS(EVENT_NAME)
-#undef EVENT_NAME
-	{ 0, NULL, NULL, 0 }
-};
+const char *const schedrec_event_names[SCHEDREC_REC_MAX + 1] =
+	SCHEDREC_EVENT_NAMES;
+const char *const schedrec_event_tracepoints[SCHEDREC_EV_LAST + 1] =
+	SCHEDREC_EVENT_TRACEPOINTS;
+const unsigned int schedrec_record_sizes[SCHEDREC_REC_MAX + 1] =
+	SCHEDREC_RECORD_SIZES;
 
 static void probe_find(struct tracepoint *tp, void *unused)
 {
-	const struct schedrec_event_name *ev;
+	unsigned int id;
 
-	for (ev = schedrec_event_names; ev->name; ev++)
-		if (!strcmp(tp->name, ev->tracepoint))
-			probes[ev->id].tp = tp;
+	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
+		if (!strcmp(tp->name, schedrec_event_tracepoints[id]))
+			probes[id].tp = tp;
 }
 
 int schedrec_probes_init(void)
 {
-	const struct schedrec_event_name *ev;
+	unsigned int id;
 
 	for_each_kernel_tracepoint(probe_find, NULL);
-	for (ev = schedrec_event_names; ev->name; ev++) {
-		if (!probes[ev->id].tp) {
+	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++) {
+		if (!probes[id].tp) {
 			pr_err("schedrec: tracepoint %s not found\n",
-			       ev->tracepoint);
+			       schedrec_event_tracepoints[id]);
 			return -ENOENT;
 		}
 	}

@@ -5,15 +5,12 @@
 
 #include <linux/types.h>
 
-struct schedrec_event_name {
-	unsigned int id;
-	const char *name;
-	const char *tracepoint;
-	unsigned int record_size;
-};
+#include "../include/uapi/schedrec.h"
 
-/* Built from SCHEDREC_EVENTS(); ends with an entry whose name is NULL. */
-extern const struct schedrec_event_name schedrec_event_names[];
+/* From the ABI's tables, indexed by record type. */
+extern const char *const schedrec_event_names[SCHEDREC_REC_MAX + 1];
+extern const char *const schedrec_event_tracepoints[SCHEDREC_EV_LAST + 1];
+extern const unsigned int schedrec_record_sizes[SCHEDREC_REC_MAX + 1];
 
 int schedrec_probes_init(void);
 int schedrec_probes_set(u32 mask);

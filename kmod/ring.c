@@ -33,6 +33,7 @@ struct schedrec_ring *schedrec_ring(unsigned int cpu)
  */
 static u64 ring_clamped_tail(struct schedrec_ring *ring, u64 head)
 {
+	/* pairs with the reader's release of tail: its reads are done */
 	u64 tail = smp_load_acquire(&ring->ctrl->tail);
 
 	tail &= ~(u64)(SCHEDREC_RECORD_ALIGN - 1);
@@ -91,7 +92,9 @@ static void ring_publish(struct schedrec_ring *ring, u64 new_head, u64 tail)
 	u64 old_used = ring->head - tail;
 	u64 used = new_head - tail;
 
+	/* the record is written before the kernel's head says so... */
 	smp_store_release(&ring->head, new_head);
+	/* ...and before the copy that mmap readers see */
 	smp_store_release(&ring->ctrl->head, new_head);
 	ring->bytes = new_head;
 	if (used > ring->peak)
@@ -139,6 +142,7 @@ static void ring_make_room(struct schedrec_ring *ring, u16 size)
 			ring->overwritten++;
 		ring->oldest += hdr->size;
 	}
+	/* overwrite-mode readers start here; see the ABI header */
 	smp_store_release(&ring->ctrl->oldest, ring->oldest);
 }
 
@@ -185,6 +189,7 @@ void schedrec_ring_commit(struct schedrec_ring *ring)
 
 u64 schedrec_ring_read_start(struct schedrec_ring *ring)
 {
+	/* pairs with ring_publish(): records up to head are complete */
 	u64 head = smp_load_acquire(&ring->head);
 	u64 tail = ring_clamped_tail(ring, head);
 	u64 oldest = READ_ONCE(ring->oldest);
@@ -196,6 +201,7 @@ u64 schedrec_ring_read_start(struct schedrec_ring *ring)
 
 u64 schedrec_ring_used(struct schedrec_ring *ring)
 {
+	/* pairs with ring_publish() */
 	return smp_load_acquire(&ring->head) - schedrec_ring_read_start(ring);
 }
 
@@ -314,6 +320,7 @@ void schedrec_rings_reset(u32 mode)
 		WRITE_ONCE(ring->ctrl->head, 0);
 		WRITE_ONCE(ring->ctrl->oldest, 0);
 		WRITE_ONCE(ring->ctrl->lost, 0);
+		/* no probe runs now; order the reset before the new tail */
 		smp_store_release(&ring->ctrl->tail, 0);
 	}
 }

@@ -43,24 +43,52 @@ enum schedrec_type {
 };
 
 /*
- * The event table: X(id, short name, tracepoint name, record struct).
- * /proc/schedrec/events accepts either name.
+ * Names of the events, indexed by id: the short name, and the name of the
+ * kernel tracepoint.  /proc/schedrec/events accepts either.
  */
-#define SCHEDREC_EVENTS(X)						\
-	X(SCHEDREC_EV_SWITCH, "switch", "sched_switch", schedrec_switch)	\
-	X(SCHEDREC_EV_WAKING, "waking", "sched_waking", schedrec_wakeup)	\
-	X(SCHEDREC_EV_WAKEUP, "wakeup", "sched_wakeup", schedrec_wakeup)	\
-	X(SCHEDREC_EV_WAKEUP_NEW, "wakeup_new", "sched_wakeup_new",	\
-	  schedrec_wakeup)						\
-	X(SCHEDREC_EV_MIGRATE, "migrate", "sched_migrate_task",		\
-	  schedrec_migrate)						\
-	X(SCHEDREC_EV_FORK, "fork", "sched_process_fork", schedrec_task)	\
-	X(SCHEDREC_EV_EXEC, "exec", "sched_process_exec", schedrec_task)	\
-	X(SCHEDREC_EV_EXIT, "exit", "sched_process_exit", schedrec_task)	\
-	X(SCHEDREC_EV_RENAME, "rename", "task_rename", schedrec_task)
+#define SCHEDREC_EVENT_NAMES {						\
+	[SCHEDREC_EV_SWITCH] = "switch",				\
+	[SCHEDREC_EV_WAKING] = "waking",				\
+	[SCHEDREC_EV_WAKEUP] = "wakeup",				\
+	[SCHEDREC_EV_WAKEUP_NEW] = "wakeup_new",			\
+	[SCHEDREC_EV_MIGRATE] = "migrate",				\
+	[SCHEDREC_EV_FORK] = "fork",					\
+	[SCHEDREC_EV_EXEC] = "exec",					\
+	[SCHEDREC_EV_EXIT] = "exit",					\
+	[SCHEDREC_EV_RENAME] = "rename",				\
+	[SCHEDREC_REC_LOST] = "lost",					\
+	[SCHEDREC_REC_PAD] = "pad",					\
+}
+
+#define SCHEDREC_EVENT_TRACEPOINTS {					\
+	[SCHEDREC_EV_SWITCH] = "sched_switch",				\
+	[SCHEDREC_EV_WAKING] = "sched_waking",				\
+	[SCHEDREC_EV_WAKEUP] = "sched_wakeup",				\
+	[SCHEDREC_EV_WAKEUP_NEW] = "sched_wakeup_new",			\
+	[SCHEDREC_EV_MIGRATE] = "sched_migrate_task",			\
+	[SCHEDREC_EV_FORK] = "sched_process_fork",			\
+	[SCHEDREC_EV_EXEC] = "sched_process_exec",			\
+	[SCHEDREC_EV_EXIT] = "sched_process_exit",			\
+	[SCHEDREC_EV_RENAME] = "task_rename",				\
+}
+
+/* Size of each record type, indexed by id (PAD's size varies: 0 here). */
+#define SCHEDREC_RECORD_SIZES {						\
+	[SCHEDREC_EV_SWITCH] = sizeof(struct schedrec_switch),		\
+	[SCHEDREC_EV_WAKING] = sizeof(struct schedrec_wakeup),		\
+	[SCHEDREC_EV_WAKEUP] = sizeof(struct schedrec_wakeup),		\
+	[SCHEDREC_EV_WAKEUP_NEW] = sizeof(struct schedrec_wakeup),	\
+	[SCHEDREC_EV_MIGRATE] = sizeof(struct schedrec_migrate),	\
+	[SCHEDREC_EV_FORK] = sizeof(struct schedrec_task),		\
+	[SCHEDREC_EV_EXEC] = sizeof(struct schedrec_task),		\
+	[SCHEDREC_EV_EXIT] = sizeof(struct schedrec_task),		\
+	[SCHEDREC_EV_RENAME] = sizeof(struct schedrec_task),		\
+	[SCHEDREC_REC_LOST] = sizeof(struct schedrec_lost),		\
+}
 
 #define SCHEDREC_EV_FIRST	SCHEDREC_EV_SWITCH
 #define SCHEDREC_EV_LAST	SCHEDREC_EV_RENAME
+#define SCHEDREC_REC_MAX	SCHEDREC_REC_PAD
 #define SCHEDREC_EV_ALL_MASK	(((1u << (SCHEDREC_EV_LAST + 1)) - 1) & \
 				 ~((1u << SCHEDREC_EV_FIRST) - 1))
 
