@@ -19,9 +19,6 @@ DEFINE_PER_CPU(struct schedrec_ring *, schedrec_this_ring);
 
 static struct schedrec_ring **rings;
 
-/* Where the record being written ends; read by commit. */
-static DEFINE_PER_CPU(u64, reserved_head);
-
 struct schedrec_ring *schedrec_ring(unsigned int cpu)
 {
 	return rings ? rings[cpu] : NULL;
@@ -83,7 +80,7 @@ static void *ring_place(struct schedrec_ring *ring, u64 ts, u8 type,
 	}
 	hdr = ring->data + pos;
 	ring_write_header(hdr, ts, (u32)ring->seq++, size, type, flags);
-	*this_cpu_ptr(&reserved_head) = head + size;
+	ring->next_head = head + size;
 	return hdr;
 }
 
@@ -119,7 +116,7 @@ static bool ring_emit_lost(struct schedrec_ring *ring, u64 tail, u64 ts)
 	rec->last_ts = ring->lost_last_ts;
 	rec->__pad = 0;
 	ring->pending_lost = 0;
-	ring_publish(ring, *this_cpu_ptr(&reserved_head), tail);
+	ring_publish(ring, ring->next_head, tail);
 	return true;
 }
 
@@ -184,7 +181,7 @@ void schedrec_ring_commit(struct schedrec_ring *ring)
 		   ring_clamped_tail(ring, ring->head);
 
 	ring->written++;
-	ring_publish(ring, *this_cpu_ptr(&reserved_head), tail);
+	ring_publish(ring, ring->next_head, tail);
 }
 
 u64 schedrec_ring_read_start(struct schedrec_ring *ring)
@@ -340,9 +337,7 @@ void schedrec_rings_stop(void)
 		if (ring->pending_lost) {
 			u64 tail = ring_clamped_tail(ring, ring->head);
 
-			preempt_disable();
 			ring_emit_lost(ring, tail, ktime_get_mono_fast_ns());
-			preempt_enable();
 		}
 		irq_work_sync(&ring->wakeup_work);
 		wake_up_interruptible_all(&ring->wait);

@@ -17,6 +17,7 @@
 struct schedrec_ring {
 	/* producer state, touched only by the CPU that owns the ring */
 	u64 head;		/* the truth; ctrl->head is its published copy */
+	u64 next_head;		/* end of the record being written */
 	u64 oldest;		/* overwrite mode: oldest record kept */
 	u64 seq;		/* next sequence number */
 	u64 pending_lost;	/* dropped since the last LOST record */
