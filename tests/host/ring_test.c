@@ -66,7 +66,7 @@ static void *producer(void *arg)
 	}
 	/* like disabling: once drained, the LOST record still owed fits */
 	while (run->consumer_running &&
-	       smp_load_acquire(&run->ring->ctrl->tail) != run->ring->head)
+	       READ_ONCE(run->ring->ctrl->tail) != run->ring->head)
 		sched_yield();
 	schedrec_rings_stop();
 	__atomic_store_n(&run->done, 1, __ATOMIC_RELEASE);
@@ -119,12 +119,13 @@ static void *consumer(void *arg)
 
 	for (;;) {
 		int done = __atomic_load_n(&run->done, __ATOMIC_ACQUIRE);
+		/* pairs with the producer's release: records are complete */
 		u64 head = smp_load_acquire(&ctrl->head);
 
 		while (tail != head) {
 			const struct schedrec_header *hdr =
 				(const void *)(data + (tail & mask));
-			volatile unsigned int spin;
+			unsigned int spin;
 
 			if (hdr->size < sizeof(*hdr) || head - tail < hdr->size) {
 				run->bad++;
@@ -132,17 +133,20 @@ static void *consumer(void *arg)
 			}
 			check_record(run, hdr);
 			tail += hdr->size;
+			/* a slow reader; the barrier keeps the loop */
 			for (spin = 0; spin < run->consumer_delay; spin++)
-				;
+				__asm__ __volatile__("" ::: "memory");
 			if (run->hostile_tail && (++n % 4096) == 0) {
 				/* garbage the kernel must clamp, then the truth */
-				smp_store_release(&ctrl->tail, tail + 12345);
-				smp_store_release(&ctrl->tail, ~0ull);
-				smp_store_release(&ctrl->tail, 7);
+				WRITE_ONCE(ctrl->tail, tail + 12345);
+				WRITE_ONCE(ctrl->tail, ~0ull);
+				WRITE_ONCE(ctrl->tail, 7);
 			}
+			/* our reads of the records are done */
 			smp_store_release(&ctrl->tail, tail);
 		}
-		if (done && tail == smp_load_acquire(&ctrl->head))
+		/* done was set after the last publish: this head is final */
+		if (done && tail == READ_ONCE(ctrl->head))
 			return NULL;
 		sched_yield();
 	}

@@ -31,7 +31,9 @@ typedef int gfp_t;
 
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* the kernel's acquire/release pair, as C11 atomics TSan understands */
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* the release half of that pair */
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
 #define container_of(ptr, type, member) \
