@@ -150,7 +150,11 @@ static int cpufile_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long i;
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * MAP_SHARED of a read-only open sets VM_MAYSHARE but not VM_SHARED;
+	 * a MAP_PRIVATE mapping would copy the control page on write.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (pgoff > data_pages || pages > data_pages + 1 - pgoff)
 		return -EINVAL;

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the in-guest tests; see common.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "procfile.h"
+
+/* how long an unload waits for the last user of the module to go */
+#define UNLOAD_WAIT_MS	5000
+
+int sr_module_load(const char *params)
+{
+	const char *path = getenv("SCHEDREC_KO");
+	int fd, ret = 0;
+
+	fd = open(path ? path : SR_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int sr_module_unload(void)
+{
+	if (syscall(SYS_delete_module, SR_MODULE_NAME, O_NONBLOCK))
+		return -errno;
+	return 0;
+}
+
+int sr_module_unload_wait(void)
+{
+	int waited, ret = 0;
+
+	for (waited = 0; waited < UNLOAD_WAIT_MS; waited++) {
+		ret = sr_module_unload();
+		if (ret != -EAGAIN && ret != -EBUSY)
+			break;
+		usleep(1000);
+	}
+	return ret;
+}
+
+bool sr_module_loaded(void)
+{
+	return !access(SCHEDREC_PROC_DIR, F_OK);
+}
+
+int sr_module_ensure(void)
+{
+	int ret;
+
+	if (sr_module_loaded())
+		return 0;
+	ret = sr_module_load(NULL);
+	return ret == -EEXIST ? 0 : ret;
+}
+
+int sr_module_reload(const char *params)
+{
+	int ret;
+
+	if (sr_module_loaded()) {
+		ret = sr_module_unload_wait();
+		if (ret)
+			return ret;
+	}
+	return sr_module_load(params);
+}
+
+int sr_enable(bool on)
+{
+	return procfile_write("enable", on ? "1" : "0");
+}
+
+int sr_reset(void)
+{
+	int ret;
+
+	ret = sr_enable(false);
+	if (!ret)
+		ret = procfile_write("mode", "stream");
+	if (!ret)
+		ret = procfile_write("events", "all");
+	return ret;
+}
+
+int sr_set_buf_kb(unsigned int kb)
+{
+	char value[32];
+
+	snprintf(value, sizeof(value), "%u", kb);
+	return procfile_write("buf_kb", value);
+}
+
+int sr_nr_cpus(void)
+{
+	struct dirent *entry;
+	int count = 0;
+	DIR *dir;
+
+	dir = opendir(SCHEDREC_PROC_DIR "/cpu");
+	if (!dir)
+		return -errno;
+	while ((entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			count++;
+	closedir(dir);
+	return count;
+}
+
+int sr_nr_online_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+int sr_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+uint64_t sr_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int sr_log_add(struct sr_log *log, unsigned int cpu, uint64_t seq,
+	       const struct schedrec_header *hdr)
+{
+	struct sr_event *ev;
+
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? log->cap * 2 : 4096;
+
+		ev = realloc(log->ev, cap * sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		log->ev = ev;
+		log->cap = cap;
+	}
+	ev = &log->ev[log->n++];
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = cpu;
+	ev->seq = seq;
+	memcpy(&ev->r, hdr, hdr->size < sizeof(ev->r) ? hdr->size :
+						       sizeof(ev->r));
+	return 0;
+}
+
+void sr_log_free(struct sr_log *log)
+{
+	free(log->ev);
+	memset(log, 0, sizeof(*log));
+}
+
+static int drain_cpu(struct sr_log *log, struct ringreader_seq *seq,
+		     unsigned int cpu)
+{
+	const struct schedrec_header *rec;
+	struct ringreader rr;
+	uint64_t seq64 = 0;
+	int64_t avail;
+	int ret;
+
+	ret = ringreader_open(&rr, cpu);
+	if (ret)
+		return ret;
+	avail = ringreader_begin(&rr);
+	ret = avail < 0 ? avail : 0;
+	while (!ret && (ret = ringreader_next(&rr, &rec)) > 0) {
+		if (seq)
+			ringreader_seq_account(seq, rec, &seq64);
+		else
+			seq64 = rec->seq;
+		ret = sr_log_add(log, cpu, seq64, rec);
+	}
+	ringreader_consume(&rr);
+	ringreader_close(&rr);
+	return ret;
+}
+
+int sr_drain_all(struct sr_log *log, struct ringreader_seq *seqs,
+		 int nr_cpus)
+{
+	int cpu, ret;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		ret = drain_cpu(log, seqs ? &seqs[cpu] : NULL, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int pingpong_parent(int rounds, int to_child, int from_child)
+{
+	char byte = 'p';
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		if (write(to_child, &byte, 1) != 1 ||
+		    read(from_child, &byte, 1) != 1)
+			return -EIO;
+	}
+	return 0;
+}
+
+static void pingpong_child(int rounds, int cpu, int from_parent,
+			   int to_parent)
+{
+	char byte;
+	int i;
+
+	if (cpu >= 0 && sr_pin_self(cpu))
+		_exit(2);
+	for (i = 0; i < rounds; i++) {
+		if (read(from_parent, &byte, 1) != 1 ||
+		    write(to_parent, &byte, 1) != 1)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+/* The caller's CPU affinity is restored when the workload is done. */
+int sr_pingpong(int rounds, int our_cpu, int child_cpu)
+{
+	int to_child[2], to_parent[2], ret;
+	cpu_set_t saved;
+	pid_t pid;
+
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	if (pipe(to_child))
+		return -errno;
+	if (pipe(to_parent)) {
+		ret = -errno;
+		close(to_child[0]);
+		close(to_child[1]);
+		return ret;
+	}
+	pid = fork();
+	if (pid == 0)
+		pingpong_child(rounds, child_cpu, to_child[0], to_parent[1]);
+	ret = pid < 0 ? -errno : 0;
+	if (!ret && our_cpu >= 0)
+		ret = sr_pin_self(our_cpu);
+	if (!ret)
+		ret = pingpong_parent(rounds, to_child[1], to_parent[0]);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	if (pid > 0) {
+		if (ret)
+			kill(pid, SIGKILL);
+		if (sr_wait_child_ok(pid) && !ret)
+			ret = -ECHILD;
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return ret;
+}
+
+/* The state letter in /proc/@tid/stat, or 0. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	/* the name may hold anything, even ") ": the last one ends it */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+int sr_wait_task_state(pid_t tid, char state, int timeout_ms)
+{
+	int waited;
+
+	for (waited = 0; waited < timeout_ms; waited++) {
+		if (task_state(tid) == state)
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+int sr_wait_child_ok(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
+}
+
+void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm)
+{
+	memcpy(out, comm, SCHEDREC_COMM_LEN);
+	out[SCHEDREC_COMM_LEN] = '\0';
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the in-guest tests: load and unload the module, put it
+ * in a known state, collect the records of every CPU, small workloads.
+ *
+ * This is linked into every test binary, so it must not include
+ * kselftest_harness.h (which defines functions): helpers return 0 or a
+ * negative errno and the tests assert on that.
+ */
+#ifndef SCHEDREC_TEST_COMMON_H
+#define SCHEDREC_TEST_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ringreader.h"
+#include "uapi/schedrec.h"
+
+/* Where the guest keeps the module; $SCHEDREC_KO overrides it. */
+#define SR_MODULE_PATH	"/lib/schedrec.ko"
+#define SR_MODULE_NAME	"schedrec"
+
+int sr_module_load(const char *params);
+int sr_module_unload(void);
+/* Unload, retrying for a while if the module is still in use. */
+int sr_module_unload_wait(void);
+bool sr_module_loaded(void);
+/* Load the module (no parameters) unless it is loaded already. */
+int sr_module_ensure(void);
+/* Unload if loaded, then load with @params. */
+int sr_module_reload(const char *params);
+
+/* Stop recording, stream mode, every event: the state tests start from. */
+int sr_reset(void);
+int sr_set_buf_kb(unsigned int kb);
+int sr_enable(bool on);
+
+/* Number of CPU files (possible CPUs), or -errno. */
+int sr_nr_cpus(void);
+int sr_nr_online_cpus(void);
+int sr_pin_self(int cpu);
+uint64_t sr_now_ns(void);
+
+/* Any record, big enough for a copy of each type we know. */
+union sr_record {
+	struct schedrec_header hdr;
+	struct schedrec_switch sw;
+	struct schedrec_wakeup wake;
+	struct schedrec_migrate migrate;
+	struct schedrec_task task;
+	struct schedrec_lost lost;
+};
+
+struct sr_event {
+	unsigned int cpu;
+	uint64_t seq;		/* extended to 64 bits */
+	union sr_record r;
+};
+
+struct sr_log {
+	struct sr_event *ev;
+	size_t n, cap;
+};
+
+int sr_log_add(struct sr_log *log, unsigned int cpu, uint64_t seq,
+	       const struct schedrec_header *hdr);
+void sr_log_free(struct sr_log *log);
+
+/*
+ * Read every CPU's ring through mmap, from the reader position to head,
+ * appending the records to @log in ring order, CPU after CPU.  If @seqs is
+ * not NULL it holds @nr_cpus sequence trackers (see ringreader.h), already
+ * initialised, that account each record.  For a stable result, disable
+ * recording first.
+ */
+int sr_drain_all(struct sr_log *log, struct ringreader_seq *seqs,
+		 int nr_cpus);
+
+/*
+ * Fork a child and bounce a byte between it and us @rounds times through a
+ * pair of pipes: two wakeups and at least two switches per round.  We run
+ * on @our_cpu and the child on @child_cpu while it lasts (-1: anywhere).
+ */
+int sr_pingpong(int rounds, int our_cpu, int child_cpu);
+
+/* Wait until /proc/@tid/stat shows @state, for at most @timeout_ms. */
+int sr_wait_task_state(pid_t tid, char state, int timeout_ms);
+
+/* Wait for @pid; 0 if it exited with status 0, else -ECHILD. */
+int sr_wait_child_ok(pid_t pid);
+
+/* A copy of a comm field as a string. */
+void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm);
+
+#endif /* SCHEDREC_TEST_COMMON_H */

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control files of /proc/schedrec (doc/procfs.md): what each write
+ * accepts, what it refuses with EINVAL or EBUSY, and that a refused write
+ * changes nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#include "common.h"
+#include "procfile.h"
+
+static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
+static const char *const event_tracepoints[] = SCHEDREC_EVENT_TRACEPOINTS;
+
+FIXTURE(control) {
+	int fd;		/* a CPU file some tests keep open */
+};
+
+FIXTURE_SETUP(control)
+{
+	self->fd = -1;
+	ASSERT_EQ(0, sr_module_ensure());
+	ASSERT_EQ(0, sr_reset());
+	ASSERT_EQ(0, sr_set_buf_kb(1024));
+}
+
+FIXTURE_TEARDOWN(control)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	sr_reset();
+	sr_set_buf_kb(1024);
+}
+
+static uint32_t events_mask(void)
+{
+	uint32_t mask;
+
+	return procfile_events_mask(&mask) ? UINT32_MAX : mask;
+}
+
+/*
+ * Every "id name tracepoint on|off" line of the events file agrees with
+ * @mask; returns the number of lines that do.
+ */
+static unsigned int events_lines_agree(uint32_t mask)
+{
+	char buf[4096], name[32], tracepoint[32], state[8], *line, *save;
+	unsigned int id, agree = 0;
+
+	if (procfile_read("events", buf, sizeof(buf)) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%u %31s %31s %7s", &id, name, tracepoint,
+			   state) != 4)
+			continue;
+		if (id < SCHEDREC_EV_FIRST || id > SCHEDREC_EV_LAST)
+			continue;
+		if (!strcmp(name, event_names[id]) &&
+		    !strcmp(tracepoint, event_tracepoints[id]) &&
+		    !strcmp(state, mask & (1u << id) ? "on" : "off"))
+			agree++;
+	}
+	return agree;
+}
+
+struct events_case {
+	const char *before;	/* written first */
+	const char *input;
+	uint32_t mask;		/* the mask after input */
+};
+
+static const struct events_case good_events[] = {
+	{ "all", "switch waking", 0x6 },
+	{ "0x6", "+exit", 0x106 },
+	{ "0x106", "-switch", 0x104 },
+	{ "none", "all", SCHEDREC_EV_ALL_MASK },
+	{ "all", "none", 0 },
+	{ "all", "0x6", 0x6 },
+	{ "all", "0x206", 0x206 },
+	{ "all", "sched_switch", 0x2 },
+	{ "none", "switch,waking", 0x6 },
+	{ "none", "switch,sched_waking wakeup_new\n", 0x16 },
+	{ "0x6", "+sched_process_fork", 0x46 },
+	{ "all", "-switch -waking", SCHEDREC_EV_ALL_MASK & ~0x6u },
+	{ "all", "none +rename", 0x200 },
+	{ "all", "migrate +exec", 0xa0 },
+	{ "0x6", "switch -switch", 0 },
+	{ "all", "exit\n", 0x100 },
+	{ "none", "+switch,+switch", 0x2 },
+	{ "none", "sched_wakeup wakeup task_rename", 0x208 },
+	{ "none", "0x3fe", SCHEDREC_EV_ALL_MASK },
+};
+
+TEST_F(control, events_good_inputs)
+{
+	unsigned int i;
+
+	EXPECT_EQ(0x3feu, (unsigned int)SCHEDREC_EV_ALL_MASK);
+	for (i = 0; i < ARRAY_SIZE(good_events); i++) {
+		const struct events_case *c = &good_events[i];
+
+		ASSERT_EQ(0, procfile_write("events", c->before));
+		EXPECT_EQ(0, procfile_write("events", c->input))
+			TH_LOG("events '%s' refused", c->input);
+		EXPECT_EQ(c->mask, events_mask())
+			TH_LOG("after '%s' then '%s'", c->before, c->input);
+		EXPECT_EQ((unsigned int)SCHEDREC_EV_LAST,
+			  events_lines_agree(c->mask));
+	}
+}
+
+TEST_F(control, events_bad_inputs)
+{
+	static const char *const bad[] = {
+		"bogus", "+", "-", "0x1", "0xffffffff", "", "\n", " ",
+		"switch bogus", "0x", "0xg", "+bogus", "-bogus", "Switch",
+		"switch,,bogus", "0x400", "0x800", "lost", "pad", "+lost",
+		"all bogus",
+	};
+	unsigned int i;
+
+	ASSERT_EQ(0, procfile_write("events", "0x106"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, procfile_write("events", bad[i]))
+			TH_LOG("events '%s'", bad[i]);
+		EXPECT_EQ(0x106u, events_mask())
+			TH_LOG("mask changed by '%s'", bad[i]);
+	}
+	EXPECT_EQ((unsigned int)SCHEDREC_EV_LAST, events_lines_agree(0x106));
+}
+
+/* The mask may change while recording; probes follow at once. */
+TEST_F(control, events_change_while_recording)
+{
+	struct sr_log log = { 0 };
+	bool *waking_seen;
+	size_t i, switches = 0, wakings = 0, others = 0, late = 0;
+	int nr_cpus = sr_nr_cpus();
+
+	ASSERT_LT(0, nr_cpus);
+	waking_seen = calloc(nr_cpus, sizeof(*waking_seen));
+	ASSERT_NE(NULL, waking_seen);
+	ASSERT_EQ(0, procfile_write("events", "switch"));
+	ASSERT_EQ(0, sr_enable(true));
+	ASSERT_EQ(0, sr_pingpong(50, -1, -1));
+	ASSERT_EQ(0, procfile_write("events", "waking"));
+	EXPECT_EQ(0x4u, events_mask());
+	ASSERT_EQ(0, sr_pingpong(50, -1, -1));
+	ASSERT_EQ(0, sr_enable(false));
+	ASSERT_EQ(0, sr_drain_all(&log, NULL, nr_cpus));
+	for (i = 0; i < log.n; i++) {
+		const struct sr_event *ev = &log.ev[i];
+
+		switch (ev->r.hdr.type) {
+		case SCHEDREC_EV_SWITCH:
+			switches++;
+			/* once a CPU recorded a waking, the switch probe is gone */
+			if (waking_seen[ev->cpu])
+				late++;
+			break;
+		case SCHEDREC_EV_WAKING:
+			wakings++;
+			waking_seen[ev->cpu] = true;
+			break;
+		default:
+			others++;
+		}
+	}
+	EXPECT_LT(0u, switches);
+	EXPECT_LT(0u, wakings);
+	EXPECT_EQ(0u, others);
+	EXPECT_EQ(0u, late);
+	sr_log_free(&log);
+	free(waking_seen);
+}
+
+static uint64_t enabled(void)
+{
+	uint64_t value;
+
+	return procfile_read_u64("enable", &value) ? UINT64_MAX : value;
+}
+
+TEST_F(control, enable_parsing)
+{
+	static const char *const bad[] = { "2", "x", "", "-1", "1x", "on" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, procfile_write("enable", bad[i]))
+			TH_LOG("enable '%s'", bad[i]);
+		EXPECT_EQ(0u, enabled());
+	}
+	ASSERT_EQ(0, procfile_write("enable", "1\n"));
+	EXPECT_EQ(1u, enabled());
+	/* writing the current value does nothing, and succeeds */
+	EXPECT_EQ(0, procfile_write("enable", "1"));
+	EXPECT_EQ(1u, enabled());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, procfile_write("enable", bad[i]));
+		EXPECT_EQ(1u, enabled());
+	}
+	ASSERT_EQ(0, procfile_write("enable", "0"));
+	EXPECT_EQ(0u, enabled());
+	EXPECT_EQ(0, procfile_write("enable", "0\n"));
+	EXPECT_EQ(0u, enabled());
+}
+
+static bool mode_is(const char *expected)
+{
+	char buf[32];
+
+	return procfile_read("mode", buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, expected);
+}
+
+TEST_F(control, mode_parsing)
+{
+	static const char *const bad[] = {
+		"fast", "", "streams", "over", "overwrite stream", "0",
+	};
+	unsigned int i;
+
+	EXPECT_TRUE(mode_is("stream\n"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, procfile_write("mode", bad[i]))
+			TH_LOG("mode '%s'", bad[i]);
+		EXPECT_TRUE(mode_is("stream\n"));
+	}
+	EXPECT_EQ(0, procfile_write("mode", "overwrite"));
+	EXPECT_TRUE(mode_is("overwrite\n"));
+	EXPECT_EQ(0, procfile_write("mode", "stream\n"));
+	EXPECT_TRUE(mode_is("stream\n"));
+	EXPECT_EQ(0, procfile_write("mode", "overwrite\n"));
+	EXPECT_TRUE(mode_is("overwrite\n"));
+
+	/* fixed while recording */
+	ASSERT_EQ(0, procfile_write("events", "none"));
+	ASSERT_EQ(0, sr_enable(true));
+	EXPECT_EQ(-EBUSY, procfile_write("mode", "stream"));
+	EXPECT_TRUE(mode_is("overwrite\n"));
+	EXPECT_EQ(-EINVAL, procfile_write("mode", "fast"));
+	ASSERT_EQ(0, sr_enable(false));
+	EXPECT_EQ(0, procfile_write("mode", "stream"));
+	EXPECT_TRUE(mode_is("stream\n"));
+}
+
+static uint64_t buf_kb(void)
+{
+	uint64_t value;
+
+	return procfile_read_u64("buf_kb", &value) ? UINT64_MAX : value;
+}
+
+TEST_F(control, buf_kb_parsing)
+{
+	static const char *const bad[] = {
+		"3", "0", "1048576", "524288", "2", "6", "x", "", "-4",
+		"4096k", "1023",
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	struct schedrec_ring_ctrl *ctrl;
+	unsigned int i;
+
+	ASSERT_EQ(1024u, buf_kb());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, procfile_write("buf_kb", bad[i]))
+			TH_LOG("buf_kb '%s'", bad[i]);
+		EXPECT_EQ(1024u, buf_kb());
+	}
+	ASSERT_EQ(0, procfile_write("buf_kb", "8\n"));
+	EXPECT_EQ(8u, buf_kb());
+
+	/* the rings really have the new size */
+	self->fd = open(SCHEDREC_PROC_DIR "/cpu/0", O_RDWR);
+	ASSERT_LE(0, self->fd);
+	ctrl = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, ctrl);
+	EXPECT_EQ(8192u, ctrl->data_size);
+	EXPECT_EQ(0u, ctrl->cpu);
+	munmap(ctrl, page);
+	close(self->fd);
+	self->fd = -1;
+
+	/* the smallest */
+	EXPECT_EQ(0, procfile_write("buf_kb", "4"));
+	EXPECT_EQ(4u, buf_kb());
+	EXPECT_EQ(0, procfile_write("buf_kb", "1024"));
+	EXPECT_EQ(1024u, buf_kb());
+}
+
+TEST_F(control, buf_kb_busy_while_recording)
+{
+	ASSERT_EQ(0, procfile_write("events", "none"));
+	ASSERT_EQ(0, sr_enable(true));
+	EXPECT_EQ(-EBUSY, procfile_write("buf_kb", "16"));
+	EXPECT_EQ(1024u, buf_kb());
+	/* a bad value is still a bad value */
+	EXPECT_EQ(-EINVAL, procfile_write("buf_kb", "3"));
+	ASSERT_EQ(0, sr_enable(false));
+	EXPECT_EQ(0, procfile_write("buf_kb", "16"));
+	EXPECT_EQ(16u, buf_kb());
+}
+
+TEST_F(control, buf_kb_busy_while_cpu_file_open)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *data;
+
+	self->fd = open(SCHEDREC_PROC_DIR "/cpu/0", O_RDWR);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(-EBUSY, procfile_write("buf_kb", "16"));
+	EXPECT_EQ(1024u, buf_kb());
+
+	/* a mapping of a closed file still counts */
+	data = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, page);
+	ASSERT_NE(MAP_FAILED, data);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(-EBUSY, procfile_write("buf_kb", "16"));
+	EXPECT_EQ(1024u, buf_kb());
+	munmap(data, page);
+
+	EXPECT_EQ(0, procfile_write("buf_kb", "16"));
+	EXPECT_EQ(16u, buf_kb());
+}
+
+TEST_F(control, stats_format)
+{
+	static const char expected[] =
+		"enabled=0 mode=stream buf_kb=32 events=0x206\n";
+	struct procfile_stats stats;
+	char first[128];
+
+	ASSERT_EQ(0, procfile_write("events", "0x206"));
+	ASSERT_EQ(0, procfile_write("buf_kb", "32"));
+	ASSERT_LT(0, procfile_read("stats", first, sizeof(first)));
+	EXPECT_EQ(0, strncmp(first, expected, strlen(expected)))
+		TH_LOG("stats starts with '%s'", first);
+	ASSERT_EQ(0, procfile_stats_read(&stats));
+	EXPECT_EQ((unsigned int)sr_nr_cpus(), stats.nr_cpus);
+	EXPECT_EQ(32u, stats.buf_kb);
+	EXPECT_EQ(0x206u, stats.events);
+	procfile_stats_free(&stats);
+
+	ASSERT_EQ(0, procfile_write("mode", "overwrite"));
+	ASSERT_EQ(0, sr_enable(true));
+	ASSERT_EQ(0, procfile_stats_read(&stats));
+	EXPECT_TRUE(stats.enabled);
+	EXPECT_TRUE(stats.overwrite);
+	procfile_stats_free(&stats);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched_switch prev_state decoder, following the kernel's
+ * __trace_sched_switch_state() and __task_state_index() (Linux 6.1, 6.12).
+ */
+#include "taskstate.h"
+
+/* Letters by index: 0 is running, index i is bit (1 << (i - 1)). */
+static const char *const state_names[] = {
+	"R", "S", "D", "T", "t", "X", "Z", "P", "I",
+};
+
+/* The kernel's fls(): 1 + the index of the highest set bit, 0 for 0. */
+static unsigned int highest_bit(uint32_t value)
+{
+	return value ? 32 - __builtin_clz(value) : 0;
+}
+
+static unsigned int state_index(uint32_t state, uint32_t exit_state)
+{
+	uint32_t report = (state | exit_state) & TASKSTATE_REPORT;
+
+	if ((state & TASKSTATE_IDLE) == TASKSTATE_IDLE)
+		report = TASKSTATE_REPORT + 1;	/* TASK_REPORT_IDLE: "I" */
+	/* sleeping on an RT spinlock, or frozen, reports as D */
+	if (state & (TASKSTATE_RTLOCK_WAIT | TASKSTATE_FROZEN))
+		report = TASKSTATE_UNINTERRUPTIBLE;
+	return highest_bit(report);
+}
+
+const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
+			     uint32_t exit_state)
+{
+	if (preempt)
+		return "R+";
+	if (exit_state == TASKSTATE_EXIT_UNKNOWN)
+		exit_state = prev_state & TASKSTATE_DEAD ?
+			     TASKSTATE_EXIT_ZOMBIE : 0;
+	return state_names[state_index(prev_state, exit_state)];
+}
+
+char taskstate_letter(uint32_t prev_state, bool preempt)
+{
+	return taskstate_ftrace(prev_state, preempt, TASKSTATE_EXIT_UNKNOWN)[0];
+}
+
+bool taskstate_is_dead(uint32_t prev_state)
+{
+	return prev_state & TASKSTATE_DEAD;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decode the raw task state that schedrec records at sched_switch
+ * (prev->__state plus the preempt flag) into the letter ftrace prints for
+ * prev_state.  The module keeps the state raw on purpose (DESIGN.md, "Record
+ * raw facts, decode later"): a kernel whose encoding differs needs a change
+ * here, not in the module.
+ *
+ * The bit values are those of include/linux/sched.h, identical in Linux 6.1
+ * and 6.12 (with and without PREEMPT_RT).  They are spelled out here rather
+ * than taken from kernel headers, which userspace must not include.
+ */
+#ifndef SCHEDREC_TASKSTATE_H
+#define SCHEDREC_TASKSTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TASKSTATE_RUNNING		0x0000
+#define TASKSTATE_INTERRUPTIBLE		0x0001
+#define TASKSTATE_UNINTERRUPTIBLE	0x0002
+#define TASKSTATE_STOPPED		0x0004	/* __TASK_STOPPED */
+#define TASKSTATE_TRACED		0x0008	/* __TASK_TRACED */
+#define TASKSTATE_EXIT_DEAD		0x0010
+#define TASKSTATE_EXIT_ZOMBIE		0x0020
+#define TASKSTATE_PARKED		0x0040
+#define TASKSTATE_DEAD			0x0080
+#define TASKSTATE_WAKEKILL		0x0100
+#define TASKSTATE_WAKING		0x0200
+#define TASKSTATE_NOLOAD		0x0400
+#define TASKSTATE_NEW			0x0800
+#define TASKSTATE_RTLOCK_WAIT		0x1000
+#define TASKSTATE_FREEZABLE		0x2000
+#define TASKSTATE_FROZEN		0x8000
+
+/* TASK_IDLE: uninterruptible without counting towards the load average */
+#define TASKSTATE_IDLE	(TASKSTATE_UNINTERRUPTIBLE | TASKSTATE_NOLOAD)
+/* TASK_REPORT: the bits a state letter is chosen from */
+#define TASKSTATE_REPORT	0x7f
+
+/*
+ * schedrec does not record the task's exit_state, which ftrace folds in for
+ * a dying task (prev_state TASK_DEAD): pass TASKSTATE_EXIT_UNKNOWN and such
+ * a task decodes as a zombie ("Z"), the usual case; ftrace prints "X"
+ * instead when the parent reaped it, or it reaped itself, before its last
+ * switch.
+ */
+#define TASKSTATE_EXIT_UNKNOWN	0xffffffffu
+
+/*
+ * What ftrace prints for sched_switch's prev_state: "R+" when preempted
+ * (whatever the state), else one of "R", "S", "D", "T", "t", "X", "Z",
+ * "P", "I".  @exit_state is the task's exit_state (0 for a live task) or
+ * TASKSTATE_EXIT_UNKNOWN.  Never NULL.
+ */
+const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
+			     uint32_t exit_state);
+
+/* The state letter alone: the first letter of taskstate_ftrace(). */
+char taskstate_letter(uint32_t prev_state, bool preempt);
+
+/* True for the final switch of an exiting task (Z or X, see above). */
+bool taskstate_is_dead(uint32_t prev_state);
+
+#endif /* SCHEDREC_TASKSTATE_H */
