@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control files of /proc/schedrec: enable, events, mode, buf_kb, stats
- * and format.  Every write is parsed completely before anything changes, so
+ * The control files of /proc/schedrec: enable, events, mode, buf_kb, stats,
+ * format and sync.  Every write is parsed completely before anything changes, so
  * a refused write (-EINVAL, -EBUSY) leaves the module as it was.
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -337,6 +338,28 @@ static int format_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * sync: a write of "1" returns once every probe that was running when it
+ * began has finished (probes run inside RCU read-side sections: IRQs off,
+ * in a tracepoint's preempt-disabled call).  A reader that reads the clock,
+ * writes 1 here, then loads each ring's head knows that every record
+ * stamped before that clock reading is below the head it loaded.
+ */
+static ssize_t sync_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	unsigned int val;
+
+	if (kstrtouint_from_user(ubuf, count, 10, &val) || val != 1)
+		return -EINVAL;
+	synchronize_rcu();
+	return count;
+}
+
+static const struct proc_ops sync_ops = {
+	.proc_write = sync_write,
+};
+
 #define CONTROL_OPS(name)						\
 static int name##_open(struct inode *inode, struct file *file)		\
 {									\
@@ -366,7 +389,8 @@ int schedrec_control_init(struct proc_dir_entry *dir)
 	    !proc_create("mode", 0600, dir, &mode_ops) ||
 	    !proc_create("buf_kb", 0600, dir, &buf_kb_ops) ||
 	    !proc_create("stats", 0400, dir, &stats_ops) ||
-	    !proc_create("format", 0400, dir, &format_ops))
+	    !proc_create("format", 0400, dir, &format_ops) ||
+	    !proc_create("sync", 0200, dir, &sync_ops))
 		return -ENOMEM;
 	return 0;
 }

@@ -12,7 +12,8 @@
 #     user/: the userspace libraries and tools, when it has tests);
 #  4. per kernel: schedrec.ko built with -Werror (one test), then a QEMU TCG
 #     boot of that kernel with a busybox initramfs that runs the in-guest
-#     tests (tests/kmod), each kselftest result one test, and one test that
+#     tests (tests/kmod, which also run the schedrec command, built
+#     static), each kselftest result one test, and one test that
 #     the guest kernel logged no oops, BUG, WARNING, lockdep, KASAN or UBSAN
 #     report.
 #
@@ -151,7 +152,8 @@ build_guest_tests() {
 	local logf=$out/guest-tests-build.log
 	rm -rf "$out/guest-tests"
 	if make -C "$root/tests/kmod" KSFT_DIR="$root/build/ksft" \
-		OUT="$out/guest-tests/kmod" OBJ="$out/guest-tests-obj" >"$logf" 2>&1; then
+		OUT="$out/guest-tests/kmod" OBJ="$out/guest-tests-obj" >"$logf" 2>&1 &&
+		make -C "$root/user" static >>"$logf" 2>&1; then
 		result PASS "build the in-guest tests"
 	else
 		result FAIL "build the in-guest tests (log: ${logf#"$root"/})"
@@ -181,6 +183,7 @@ run_kernel() {
 		stage_initramfs "$dir/initramfs" "$root/tests/vm/init.sh"
 		cp "$dir/mod/kmod/schedrec.ko" "$dir/initramfs/lib/schedrec.ko"
 		cp -r "$out/guest-tests" "$dir/initramfs/tests"
+		cp "$root/build/user/schedrec-static" "$dir/initramfs/bin/schedrec"
 		copy_with_libs /usr/bin/hackbench "$dir/initramfs"
 		pack_initramfs "$dir/initramfs" "$dir/initramfs.cpio.gz"
 		vmlinuz=$(kernel_image "$rel" "$root/build/vm/kernel")

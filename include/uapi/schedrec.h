@@ -8,8 +8,9 @@
  * asserted at compile time at the end of this file, so the kernel module and
  * every userspace program that includes it check the same numbers.
  *
- * Byte order is the host's (records never leave the machine in this form;
- * the trace file format has its own description).
+ * Byte order is the host's.  Trace files (doc/srec-format.md) carry these
+ * records as they are, and say they are little-endian: schedrec builds only
+ * for little-endian machines.
  *
  * Versioning: SCHEDREC_ABI_VERSION changes whenever an existing id, layout
  * or meaning changes.  Adding a new record type with a new id does not

@@ -3,15 +3,7 @@
 # tracers need, load schedrec.ko, run schedbench with the arguments given on
 # the kernel command line as bench.args=a,b,c (commas become spaces), dump
 # the kernel log between markers for the host to check, and power off.
-/bin/busybox --install -s /bin
-export PATH=/bin HOME=/tmp
-
-mkdir -p /proc /sys /dev /tmp
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
-mount -t tracefs tracefs /sys/kernel/tracing
+. /lib/guest-setup.sh
 
 args=
 for word in $(cat /proc/cmdline); do

@@ -53,6 +53,7 @@ static int open_all_as_nobody(int nr_cpus)
 {
 	static const char *const names[] = {
 		"enable", "events", "mode", "buf_kb", "stats", "format",
+		"sync",
 	};
 	static const int flags[] = { O_RDONLY, O_WRONLY, O_RDWR };
 	char path[64];

@@ -35,6 +35,7 @@ static const struct proc_file_mode control_files[] = {
 	{ "buf_kb", 0600 },
 	{ "stats", 0400 },
 	{ "format", 0400 },
+	{ "sync", 0200 },
 };
 
 FIXTURE(module) {

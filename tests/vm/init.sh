@@ -2,16 +2,7 @@
 # /init of the test VM (built by tests/check.sh): mount what the tests need,
 # run every test suite under /tests (each directory's run-guest.sh), dump
 # the kernel log between markers for the host to scan, and power off.
-/bin/busybox --install -s /bin
-export PATH=/bin HOME=/tmp
-
-mkdir -p /proc /sys /dev /tmp
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
-mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-chmod 755 /
+. /lib/guest-setup.sh
 
 echo "@@vm boot uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
 for suite in /tests/*/run-guest.sh; do

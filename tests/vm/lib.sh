@@ -136,7 +136,8 @@ copy_with_libs() {
 	done
 }
 
-# A staging directory with busybox, /init and the usual mount points.
+# A staging directory with busybox, /init, /lib/guest-setup.sh (which /init
+# sources) and the usual mount points.
 stage_initramfs() {
 	local stage=$1 init=$2
 	rm -rf "$stage"
@@ -144,6 +145,7 @@ stage_initramfs() {
 	chmod 755 "$stage"
 	cp /bin/busybox "$stage/bin/busybox"
 	install -m 755 "$init" "$stage/init"
+	cp "$root/tests/vm/guest-setup.sh" "$stage/lib/guest-setup.sh"
 	mknod -m 600 "$stage/dev/console" c 5 1
 }
 

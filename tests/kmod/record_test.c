@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `schedrec record` end to end: the real binary (/bin/schedrec, or
+ * $SCHEDREC_BIN) records a workload into a .srec file, which the reader
+ * library reads back and compares with the module's own counters.
+ *
+ * The workload is this binary again, run by the recorder with SRT_ROLE set:
+ * "workload" runs hackbench (which forks, and whose processes exit) and
+ * execs a child that renames itself; "starve" starves the drainer's CPU
+ * with a SCHED_FIFO spinner while another CPU switches, so a tiny ring
+ * must overflow.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "harness.h"
+#include "procfile.h"
+#include "srecreader.h"
+
+#define TRACE		"/tmp/record_test.srec"
+#define CHILD_COMM	"srt-child"
+#define GO_FIFO		"/tmp/record_test.go"
+#define DONE_FIFO	"/tmp/record_test.done"
+
+static const char *schedrec_bin(void)
+{
+	const char *bin = getenv("SCHEDREC_BIN");
+
+	return bin ? bin : "/bin/schedrec";
+}
+
+/* Run schedrec with @argv (NULL-terminated, argv[0] ignored); its status. */
+static int run_schedrec(char *const argv[], const char *role)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (role)
+			setenv("SRT_ROLE", role, 1);
+		execv(schedrec_bin(), argv);
+		_exit(126);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* SRT_ROLE=workload: hackbench, then a child that renames itself. */
+static int role_workload(const char *self)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (!pid) {
+		execlp("hackbench", "hackbench", "-g", "2", "-l", "20", NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+		return 1;
+	pid = fork();
+	if (!pid) {
+		setenv("SRT_ROLE", "child", 1);
+		execl(self, self, NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+		return 1;
+	return 0;
+}
+
+/* SRT_ROLE=starve: CPU 0 spins at SCHED_FIFO while CPU 1 switches. */
+static int role_starve(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	uint64_t end;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	if (!pid)
+		_exit(sr_pingpong(3000, 1, 1) ? 1 : 0);
+	if (pid < 0 || sr_pin_self(0) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 1;
+	end = sr_now_ns() + 300000000ull;
+	while (sr_now_ns() < end && waitpid(pid, &status, WNOHANG) == 0)
+		;
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	return waitpid(pid, &status, 0) == pid && !status ? 0 : 1;
+}
+
+/* What a file holds, per CPU, as the reader saw it. */
+struct file_counts {
+	uint64_t records[64];	/* events: PAD and LOST excluded */
+	uint64_t lost[64];	/* LOST records' counts plus gaps */
+	uint64_t gaps;
+	int exec_named;		/* exec records of CHILD_COMM or hackbench */
+	int exits;
+	int renames;
+	int warnings;
+};
+
+static void count_diag(void *arg, enum srec_diag_level level,
+		       uint64_t offset, const char *msg)
+{
+	struct file_counts *fc = arg;
+
+	fprintf(stderr, "# reader %s at %llu: %s\n",
+		level == SREC_DIAG_ERROR ? "error" : "warning",
+		(unsigned long long)offset, msg);
+	fc->warnings++;
+}
+
+static int read_trace(struct file_counts *fc, const struct srecreader **out,
+		      struct srecreader **rp)
+{
+	struct srecreader_options opt = {
+		.strict = true, .diag = count_diag, .diag_arg = fc,
+	};
+	struct srec_record rec;
+	struct srecreader *r;
+	char err[256];
+	int ret;
+
+	memset(fc, 0, sizeof(*fc));
+	r = srecreader_open(TRACE, &opt, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "# %s\n", err);
+		return -1;
+	}
+	while ((ret = srecreader_next(r, &rec)) > 0) {
+		const union sr_record *u = (const void *)rec.hdr;
+
+		if (rec.cpu >= 64)
+			return -1;
+		if (rec.hdr->type != SCHEDREC_REC_LOST)
+			fc->records[rec.cpu]++;
+		fc->lost[rec.cpu] += rec.gap;
+		fc->gaps += rec.gap;
+		switch (rec.hdr->type) {
+		case SCHEDREC_REC_LOST:
+			fc->lost[rec.cpu] += u->lost.count;
+			break;
+		case SCHEDREC_EV_EXEC:
+			if (!strncmp(u->task.comm, "hackbench", 16))
+				fc->exec_named++;
+			break;
+		case SCHEDREC_EV_EXIT:
+			fc->exits++;
+			break;
+		case SCHEDREC_EV_RENAME:
+			if (!strncmp(u->task.comm, CHILD_COMM, 16))
+				fc->renames++;
+			break;
+		}
+	}
+	if (ret < 0)
+		fprintf(stderr, "# %s\n", srecreader_error(r));
+	*out = r;
+	*rp = r;
+	return ret;
+}
+
+FIXTURE(record) {
+	struct procfile_stats before;
+	int nr_cpus;
+};
+
+FIXTURE_SETUP(record)
+{
+	ASSERT_EQ(0, sr_module_ensure());
+	ASSERT_EQ(0, sr_reset());
+	ASSERT_EQ(0, sr_set_buf_kb(1024));
+	ASSERT_EQ(0, procfile_write("events", "switch waking exec exit"));
+	ASSERT_EQ(0, procfile_stats_read(&self->before));
+	self->nr_cpus = sr_nr_cpus();
+	ASSERT_LE(1, self->nr_cpus);
+	ASSERT_GE(64, self->nr_cpus);
+	unlink(TRACE);
+}
+
+FIXTURE_TEARDOWN(record)
+{
+	procfile_stats_free(&self->before);
+	sr_enable(false);
+	unlink(TRACE);
+}
+
+/* The module's settings are what they were before schedrec ran. */
+static void expect_restored(struct __test_metadata *_metadata,
+			    const struct procfile_stats *before)
+{
+	struct procfile_stats now;
+
+	ASSERT_EQ(0, procfile_stats_read(&now));
+	EXPECT_EQ(before->enabled, now.enabled);
+	EXPECT_EQ(before->overwrite, now.overwrite);
+	EXPECT_EQ(before->buf_kb, now.buf_kb);
+	EXPECT_EQ(before->events, now.events);
+	procfile_stats_free(&now);
+}
+
+/*
+ * Every record the module wrote is in the file, in the right CPU, with no
+ * gap; the header names the workload's threads; exec, rename and exit are
+ * there; the module's settings come back.
+ */
+TEST_F(record, workload_complete)
+{
+	char self_path[256];
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-o",
+			       TRACE, "-e",
+			       "switch,waking,exec,exit,rename,fork", "--",
+			       self_path, NULL };
+	const struct srecreader_info *info;
+	const struct srec_thread *me;
+	const struct srec_cpu_total *totals;
+	struct procfile_stats st;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	ssize_t len;
+	int cpu;
+
+	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_LT(0, len);
+	self_path[len] = 0;
+	ASSERT_EQ(0, run_schedrec(argv, "workload"));
+	expect_restored(_metadata, &self->before);
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	EXPECT_EQ(0ull, fc.gaps);
+	info = srecreader_info(r);
+	EXPECT_EQ(0u, info->file.drainer_cpu);
+	EXPECT_NE(0u, info->file.drainer_tid);
+	/* this process was alive at start */
+	me = srecreader_thread(r, getpid());
+	ASSERT_NE(NULL, me);
+	EXPECT_EQ((uint32_t)getpid(), me->tgid);
+	EXPECT_LT(0, fc.exec_named);
+	EXPECT_LT(0, fc.renames);
+	EXPECT_LT(2, fc.exits);
+
+	/* the ring size did not change: the module still has its counts */
+	ASSERT_EQ(0, procfile_stats_read(&st));
+	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		EXPECT_EQ(st.cpu[cpu].written, fc.records[cpu])
+			TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(st.cpu[cpu].written, totals[cpu].kernel_written);
+		EXPECT_EQ(0ull, st.cpu[cpu].lost);
+		EXPECT_EQ(0ull, fc.lost[cpu]);
+	}
+	procfile_stats_free(&st);
+	srecreader_close(r);
+}
+
+/* SIGINT mid-run: a complete, readable file and the settings restored. */
+TEST_F(record, sigint_leaves_readable_file)
+{
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	struct stat sb;
+	int status, waited;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(schedrec_bin(), "schedrec", "record", "-C", "0", "-q",
+		      "-o", TRACE, NULL);
+		_exit(126);
+	}
+	/* recording has begun once the header is written and data follow */
+	for (waited = 0; waited < 10000; waited++) {
+		if (!stat(TRACE, &sb) && sb.st_size > 4096)
+			break;
+		sr_pingpong(20, -1, -1);
+	}
+	ASSERT_LT(4096, sb.st_size);
+	ASSERT_EQ(0, kill(pid, SIGINT));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	expect_restored(_metadata, &self->before);
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	srecreader_close(r);
+}
+
+/*
+ * A 4 KiB ring on a CPU whose drainer is starved overflows: the recorder
+ * exits 1, and the loss in the file equals the module's counters, per CPU,
+ * as the trailer recorded them before the ring size was put back.
+ */
+TEST_F(record, overflow_loss_matches_module)
+{
+	char self_path[256];
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-m",
+			       "4", "-o", TRACE, "-e", "switch,waking", "--",
+			       self_path, NULL };
+	const struct srec_cpu_total *totals;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	uint64_t lost = 0;
+	ssize_t len;
+	int cpu;
+
+	if (sr_nr_online_cpus() < 2)
+		SKIP(return, "needs 2 online CPUs");
+	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_LT(0, len);
+	self_path[len] = 0;
+	ASSERT_EQ(1, run_schedrec(argv, "starve"));
+	expect_restored(_metadata, &self->before);
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		EXPECT_EQ(totals[cpu].kernel_lost, fc.lost[cpu])
+			TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(totals[cpu].kernel_written, fc.records[cpu])
+			TH_LOG("cpu %d", cpu);
+		lost += totals[cpu].kernel_lost;
+	}
+	EXPECT_LT(0ull, lost);
+	srecreader_close(r);
+}
+
+/*
+ * --dump: the flight recorder (overwrite mode, recording) is saved oldest
+ * first, continuous from there on every CPU, and recording goes on.
+ */
+TEST_F(record, dump_flight_recorder)
+{
+	char *const argv[] = { "schedrec", "record", "--dump", "-q", "-o",
+			       TRACE, NULL };
+	struct procfile_stats now;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	uint64_t total = 0;
+	int cpu;
+
+	ASSERT_EQ(0, procfile_write("mode", "overwrite"));
+	ASSERT_EQ(0, sr_set_buf_kb(16));
+	ASSERT_EQ(0, sr_enable(true));
+	/* far more than 16 KiB of switches: the rings wrap */
+	ASSERT_EQ(0, sr_pingpong(2000, 0, 1));
+	ASSERT_EQ(0, run_schedrec(argv, NULL));
+	ASSERT_EQ(0, procfile_stats_read(&now));
+	EXPECT_TRUE(now.enabled);
+	EXPECT_TRUE(now.overwrite);
+	procfile_stats_free(&now);
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	EXPECT_EQ(0ull, fc.gaps);
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		/* a 16 KiB ring holds at most 512 records */
+		EXPECT_GE(512ull, fc.records[cpu]);
+		total += fc.records[cpu];
+	}
+	EXPECT_LT(200ull, total);
+	srecreader_close(r);
+	sr_enable(false);
+	procfile_write("mode", "stream");
+}
+
+/* -o -: a stream on stdout, through a pipe, reads back whole. */
+TEST_F(record, stdout_through_a_pipe)
+{
+	char cmd[512];
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	const struct srec_trailer_head *tr;
+	const struct srec_cpu_total *totals;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s record -q -C 0 -o - -- hackbench -g 1 -l 10 | cat > %s",
+		 schedrec_bin(), TRACE);
+	ASSERT_EQ(0, system(cmd));
+	expect_restored(_metadata, &self->before);
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	tr = srecreader_trailer(r, &totals);
+	ASSERT_NE(NULL, tr);
+	EXPECT_LT(0ull, fc.records[0] + fc.records[1]);
+	srecreader_close(r);
+}
+
+/* status: what the module is doing, in words. */
+TEST_F(record, status_reports_the_module)
+{
+	char out[4096] = "";
+	FILE *p;
+	size_t n;
+
+	p = popen("/bin/schedrec status", "r");
+	ASSERT_NE(NULL, p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_NE(NULL, strstr(out, "module:    loaded, ABI 1")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "recording: off, stream mode, 1024 KiB"));
+	EXPECT_NE(NULL, strstr(out, "events:    switch waking exec exit"));
+	EXPECT_NE(NULL, strstr(out, "   0 "));
+}
+
+/* Wrong usage is refused, and the module is left as it was. */
+TEST_F(record, bad_options_refused)
+{
+	char *const cases[][8] = {
+		{ "schedrec", "record", "-C", "999", "-o", TRACE, NULL },
+		{ "schedrec", "record", "-e", "nosuch", "-o", TRACE, NULL },
+		{ "schedrec", "record", "-m", "3", "-o", TRACE, NULL },
+		{ "schedrec", "record", "-d", "-1", "-o", TRACE, NULL },
+		{ "schedrec", "record", "--dump", "-o", TRACE, NULL },
+	};
+	int expect[] = { 3, 2, 2, 2, 3 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_EQ(expect[i], run_schedrec(cases[i], NULL))
+			TH_LOG("case %u (%s %s)", i, cases[i][2], cases[i][3]);
+		expect_restored(_metadata, &self->before);
+	}
+}
+
+/* The filtered process: two threads (one born while recording) ping-pong. */
+struct pingpong_thread {
+	int to[2], from[2];
+	pid_t tid;
+};
+
+static void *pong(void *arg)
+{
+	struct pingpong_thread *t = arg;
+	char byte;
+
+	t->tid = gettid();
+	while (read(t->to[0], &byte, 1) == 1 && byte == 'p')
+		if (write(t->from[1], "q", 1) != 1)
+			break;
+	return NULL;
+}
+
+/* Wait for GO_FIFO, ping-pong, write the new thread's tid to DONE_FIFO. */
+static int filtered_target(void)
+{
+	struct pingpong_thread t;
+	pthread_t thread;
+	char byte, buf[32];
+	int fd, i;
+
+	fd = open(GO_FIFO, O_RDONLY);
+	if (fd < 0 || read(fd, &byte, 1) != 1)
+		_exit(1);
+	close(fd);
+	if (pipe(t.to) || pipe(t.from) ||
+	    pthread_create(&thread, NULL, pong, &t))
+		_exit(1);
+	for (i = 0; i < 200; i++)
+		if (write(t.to[1], "p", 1) != 1 || read(t.from[0], &byte, 1) != 1)
+			_exit(1);
+	if (write(t.to[1], "x", 1) != 1 || pthread_join(thread, NULL))
+		_exit(1);
+	fd = open(DONE_FIFO, O_WRONLY);
+	snprintf(buf, sizeof(buf), "%d\n", t.tid);
+	if (fd < 0 || write(fd, buf, strlen(buf)) <= 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* SRT_ROLE=poke: start the target, wait until it is done, print its tid. */
+static int role_poke(void)
+{
+	char buf[32] = "";
+	int fd;
+
+	fd = open(GO_FIFO, O_WRONLY);
+	if (fd < 0 || write(fd, "g", 1) != 1)
+		return 1;
+	close(fd);
+	fd = open(DONE_FIFO, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return 1;
+	/* the tid goes to the test through a file */
+	fd = open("/tmp/record_test.tid", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	return fd >= 0 && write(fd, buf, strlen(buf)) > 0 ? 0 : 1;
+}
+
+/*
+ * -p PID: only the records of that process's threads, including a thread
+ * born while recording, and the switches and wakeups involving them; the
+ * records left out are not reported as missing.
+ */
+TEST_F(record, pid_filter)
+{
+	char pid_arg[16], self_path[256], buf[32] = "";
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-o",
+			       TRACE, "-p", pid_arg, "--", self_path, NULL };
+	const struct srecreader_info *info;
+	const struct srecreader_cpu *c;
+	struct srecreader_options opt = { .strict = true };
+	struct srec_record rec;
+	struct srecreader *r;
+	int fd, kept = 0, strangers = 0, newborn = 0, cpu, status;
+	pid_t target, tid;
+	char err[256];
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_LT(0, len);
+	self_path[len] = 0;
+	unlink(GO_FIFO);
+	unlink(DONE_FIFO);
+	ASSERT_EQ(0, mkfifo(GO_FIFO, 0600));
+	ASSERT_EQ(0, mkfifo(DONE_FIFO, 0600));
+	target = fork();
+	ASSERT_LE(0, target);
+	if (!target)
+		filtered_target();
+	snprintf(pid_arg, sizeof(pid_arg), "%d", target);
+	ASSERT_EQ(0, run_schedrec(argv, "poke"));
+	ASSERT_EQ(target, waitpid(target, &status, 0));
+	ASSERT_EQ(0, status);
+	fd = open("/tmp/record_test.tid", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	tid = atoi(buf);
+	ASSERT_LT(0, tid);
+
+	r = srecreader_open(TRACE, &opt, err, sizeof(err));
+	ASSERT_NE(NULL, r) TH_LOG("%s", err);
+	info = srecreader_info(r);
+	EXPECT_EQ((uint32_t)SREC_FILE_F_FILTERED,
+		  info->file.flags & SREC_FILE_F_FILTERED);
+	while (srecreader_next(r, &rec) > 0) {
+		const union sr_record *u = (const void *)rec.hdr;
+		bool ours;
+
+		if (rec.hdr->type != SCHEDREC_EV_SWITCH)
+			continue;
+		ours = u->sw.prev_tid == (uint32_t)target ||
+		       u->sw.next_tid == (uint32_t)target ||
+		       u->sw.prev_tid == (uint32_t)tid ||
+		       u->sw.next_tid == (uint32_t)tid;
+		kept++;
+		strangers += !ours;
+		newborn += u->sw.prev_tid == (uint32_t)tid;
+	}
+	EXPECT_STREQ("", srecreader_error(r));
+	EXPECT_EQ(0, strangers);
+	/* 200 round trips: the new thread slept on the pipe each time */
+	EXPECT_LE(200, newborn);
+	EXPECT_LE(400, kept);
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		c = srecreader_cpu(r, cpu);
+		ASSERT_NE(NULL, c);
+		EXPECT_EQ(0ull, c->missing) TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(0ull, c->lost);
+	}
+	srecreader_close(r);
+	unlink(GO_FIFO);
+	unlink(DONE_FIFO);
+	unlink("/tmp/record_test.tid");
+	expect_restored(_metadata, &self->before);
+}
+
+int main(int argc, char **argv)
+{
+	const char *role = getenv("SRT_ROLE");
+
+	if (role && !strcmp(role, "workload"))
+		return role_workload(argv[0]);
+	if (role && !strcmp(role, "starve"))
+		return role_starve();
+	if (role && !strcmp(role, "poke"))
+		return role_poke();
+	if (role && !strcmp(role, "child")) {
+		prctl(PR_SET_NAME, CHILD_COMM);
+		return 0;
+	}
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Checks of a decoded .srec chunk; see srecchunk.h. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "ringreader.h"
+#include "srecchunk.h"
+
+uint64_t srecchunk_record_seq(uint64_t next, const struct schedrec_header *rec,
+			      uint64_t *expected)
+{
+	const struct schedrec_lost *lost = (const void *)rec;
+
+	if (rec->type == SCHEDREC_REC_LOST)
+		next += lost->count;
+	if (expected)
+		*expected = next;
+	return ringreader_seq_extend(next, rec->seq);
+}
+
+uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
+			    const unsigned char *payload, uint32_t pos)
+{
+	while (pos < head->raw_len) {
+		const struct schedrec_header *rec = (const void *)(payload +
+								   pos);
+
+		if (rec->type != SCHEDREC_REC_PAD)
+			break;
+		pos += rec->size;
+	}
+	return pos;
+}
+
+/* Whether the record at @pos is whole and of a type the file declares. */
+static int check_record(const struct srec_chunk_head *head,
+			const unsigned char *payload, uint32_t pos,
+			const struct srec_type_sizes *types,
+			char *why, size_t why_size)
+{
+	const struct schedrec_header *rec = (const void *)(payload + pos);
+	uint32_t left = head->raw_len - pos;
+	int expected;
+
+	if (left < sizeof(*rec)) {
+		snprintf(why, why_size, "%u bytes at payload byte %u",
+			 left, pos);
+		return -EBADMSG;
+	}
+	if (rec->size < sizeof(*rec) || rec->size % SCHEDREC_RECORD_ALIGN ||
+	    rec->size > left) {
+		snprintf(why, why_size,
+			 "record at payload byte %u has size %u", pos,
+			 rec->size);
+		return -EBADMSG;
+	}
+	expected = types->size[rec->type];
+	if (expected < 0) {
+		snprintf(why, why_size,
+			 "record at payload byte %u has type %u, not in the event table",
+			 pos, rec->type);
+		return -EBADMSG;
+	}
+	if (expected && rec->size != expected) {
+		snprintf(why, why_size,
+			 "record at payload byte %u of type %u has size %u, not %d",
+			 pos, rec->type, rec->size, expected);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int srecchunk_check(const struct srec_chunk_head *head,
+		    const unsigned char *payload,
+		    const struct srec_type_sizes *types,
+		    char *why, size_t why_size)
+{
+	const struct schedrec_header *first = NULL, *last = NULL;
+	uint64_t count = 0, lost = 0, seq = 0;
+	uint32_t pos = 0;
+	int ret;
+
+	while (pos < head->raw_len) {
+		const struct schedrec_header *rec = (const void *)(payload +
+								   pos);
+
+		ret = check_record(head, payload, pos, types, why, why_size);
+		if (ret)
+			return ret;
+		pos += rec->size;
+		if (rec->type == SCHEDREC_REC_PAD)
+			continue;
+		if (rec->type == SCHEDREC_REC_LOST) {
+			uint64_t n = ((const struct schedrec_lost *)rec)->count;
+
+			if (lost + n < lost) {
+				snprintf(why, why_size,
+					 "LOST counts overflow at payload byte %u",
+					 pos - rec->size);
+				return -EBADMSG;
+			}
+			lost += n;
+		}
+		seq = first ? srecchunk_record_seq(seq + 1, rec, NULL) :
+			      head->first_seq;
+		if (!first)
+			first = rec;
+		last = rec;
+		count++;
+	}
+	if (!count || count != head->count) {
+		snprintf(why, why_size, "%llu records, the head says %u",
+			 (unsigned long long)count, head->count);
+		return -EBADMSG;
+	}
+	if ((uint32_t)head->first_seq != first->seq || seq != head->last_seq) {
+		snprintf(why, why_size,
+			 "sequence numbers %u..%llu, the head says %llu..%llu",
+			 first->seq, (unsigned long long)seq,
+			 (unsigned long long)head->first_seq,
+			 (unsigned long long)head->last_seq);
+		return -EBADMSG;
+	}
+	if (first->ts != head->first_ts || last->ts != head->last_ts) {
+		snprintf(why, why_size,
+			 "timestamps %llu..%llu, the head says %llu..%llu",
+			 (unsigned long long)first->ts,
+			 (unsigned long long)last->ts,
+			 (unsigned long long)head->first_ts,
+			 (unsigned long long)head->last_ts);
+		return -EBADMSG;
+	}
+	if (lost != head->lost) {
+		snprintf(why, why_size,
+			 "LOST records count %llu, the head says %llu",
+			 (unsigned long long)lost,
+			 (unsigned long long)head->lost);
+		return -EBADMSG;
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srecchunk: what a .srec reader checks in a chunk once its payload is
+ * decoded, and how it numbers the records: every record is whole and of a
+ * type in the event table, and the head's count, sequence numbers,
+ * timestamps and LOST total are those of the records.
+ */
+#ifndef SCHEDREC_SRECCHUNK_H
+#define SCHEDREC_SRECCHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "srecfmt.h"
+
+/* Record sizes by type, from the event table: -1 not in it, 0 any size. */
+struct srec_type_sizes {
+	int size[256];
+};
+
+/*
+ * The 64-bit sequence number of @rec, the record after the one numbered
+ * @next - 1: a LOST record's count moves the expected number first.
+ * *@expected (if not NULL) gets the number expected, so the gap before
+ * @rec is the result minus it.
+ */
+uint64_t srecchunk_record_seq(uint64_t next, const struct schedrec_header *rec,
+			      uint64_t *expected);
+
+/*
+ * Check the decoded @payload (head->raw_len bytes, 8-aligned) against
+ * @head and @types.  Returns 0, or -EBADMSG with the reason in @why.
+ */
+int srecchunk_check(const struct srec_chunk_head *head,
+		    const unsigned char *payload,
+		    const struct srec_type_sizes *types,
+		    char *why, size_t why_size);
+
+/* Offset of the first record at or after @pos that is not PAD. */
+uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
+			    const unsigned char *payload, uint32_t pos);
+
+#endif /* SCHEDREC_SRECCHUNK_H */

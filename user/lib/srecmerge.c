@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The .srec reader after the header: chunks, SYNC and the trailer, damaged
+ * sections, and the merge of the CPUs by time; see srecreader.h.
+ *
+ * Each CPU has a queue of checked chunks.  A binary heap orders the CPUs
+ * with a record to hand out by that record's timestamp; the oldest goes
+ * out once it is older than the latest SYNC horizon (nothing older can
+ * follow), or the input is over, or too much is held.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srecreader_priv.h"
+
+int reader_merge_init(struct srecreader *r)
+{
+	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max;
+
+	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
+	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
+	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
+	if (!r->cpus || !r->heap || !r->totals)
+		return -ENOMEM;
+	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
+			  SRECREADER_BUFFERED_DEFAULT;
+	if (r->max_buffered < two_chunks)
+		r->max_buffered = two_chunks;
+	if (inflateInit(&r->zstream) != Z_OK)
+		return -ENOMEM;
+	r->zstream_ready = true;
+	return 0;
+}
+
+void reader_merge_free(struct srecreader *r)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; r->cpus && cpu < r->nr_cpus; cpu++) {
+		struct reader_chunk *chunk = r->cpus[cpu].first, *next;
+
+		for (; chunk; chunk = next) {
+			next = chunk->next;
+			free(chunk);
+		}
+	}
+	free(r->retired);
+	free(r->cpus);
+	free(r->heap);
+	free(r->totals);
+	if (r->zstream_ready)
+		inflateEnd(&r->zstream);
+}
+
+/* The current record of a CPU with a chunk queued. */
+static const struct schedrec_header *cpu_record(const struct srecreader *r,
+						unsigned int cpu)
+{
+	const struct reader_cpu *c = &r->cpus[cpu];
+
+	return (const void *)(c->first->payload + c->pos);
+}
+
+static bool heap_before(const struct srecreader *r, unsigned int a,
+			unsigned int b)
+{
+	uint64_t ta = cpu_record(r, a)->ts, tb = cpu_record(r, b)->ts;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_swap(struct srecreader *r, unsigned int i, unsigned int j)
+{
+	unsigned int tmp = r->heap[i];
+
+	r->heap[i] = r->heap[j];
+	r->heap[j] = tmp;
+}
+
+static void heap_push(struct srecreader *r, unsigned int cpu)
+{
+	unsigned int i = r->heap_len++;
+
+	r->heap[i] = cpu;
+	while (i && heap_before(r, r->heap[i], r->heap[(i - 1) / 2])) {
+		heap_swap(r, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+/* The top's key changed (or the top was replaced): move it down. */
+static void heap_sift_down(struct srecreader *r)
+{
+	unsigned int i = 0;
+
+	for (;;) {
+		unsigned int left = 2 * i + 1, right = left + 1, min = i;
+
+		if (left < r->heap_len && heap_before(r, r->heap[left],
+						      r->heap[min]))
+			min = left;
+		if (right < r->heap_len && heap_before(r, r->heap[right],
+						       r->heap[min]))
+			min = right;
+		if (min == i)
+			return;
+		heap_swap(r, i, min);
+		i = min;
+	}
+}
+
+static void heap_pop(struct srecreader *r)
+{
+	r->heap[0] = r->heap[--r->heap_len];
+	heap_sift_down(r);
+}
+
+/* A damaged section: a warning and on, or in strict mode the end. */
+static __printf(4, 5) void report_corrupt(struct srecreader *r,
+					  uint64_t offset, int cpu,
+					  const char *fmt, ...);
+
+static void report_corrupt(struct srecreader *r, uint64_t offset, int cpu,
+			   const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	r->status.corrupt++;
+	if (cpu >= 0)
+		r->cpus[cpu].stats.corrupt++;
+	if (r->opt.strict)
+		reader_fail(r, -EBADMSG, offset,
+			    "corrupt section at offset %llu: %s",
+			    (unsigned long long)offset, why);
+	else
+		reader_warn(r, offset,
+			    "corrupt section at offset %llu skipped: %s",
+			    (unsigned long long)offset, why);
+}
+
+static void report_truncated(struct srecreader *r)
+{
+	r->status.truncated = true;
+	r->status.eof = true;
+	r->done = true;
+	reader_warn(r, r->frame_offset,
+		    "the file is truncated: the section at offset %llu is incomplete at offset %llu; everything before it was read",
+		    (unsigned long long)r->frame_offset,
+		    (unsigned long long)r->in.offset);
+}
+
+static void read_failed(struct srecreader *r)
+{
+	reader_fail(r, r->in.error, r->in.offset,
+		    "read error at offset %llu: %s",
+		    (unsigned long long)r->in.offset, strerror(-r->in.error));
+}
+
+/* Read or drop the data of the current section; false if it ended. */
+static bool data_status_ok(struct srecreader *r, enum section_status status)
+{
+	if (status == SECTION_TRUNCATED)
+		report_truncated(r);
+	else if (status == SECTION_READ_ERROR)
+		read_failed(r);
+	else
+		return true;
+	return false;
+}
+
+/* Drop the data of a section (checking only its padding). */
+static void skip_data(struct srecreader *r)
+{
+	uint64_t offset = r->frame_offset;
+	enum section_status status = reader_read_data(r, NULL);
+
+	if (data_status_ok(r, status) && status == SECTION_DAMAGED)
+		report_corrupt(r, offset, -1, "padding is not zeros");
+}
+
+/* Skip a section whose frame is fine but whose content is not. */
+static void skip_corrupt(struct srecreader *r, int cpu, const char *why)
+{
+	uint64_t offset = r->frame_offset;
+
+	if (data_status_ok(r, reader_read_data(r, NULL)))
+		report_corrupt(r, offset, cpu, "%s", why);
+}
+
+/*
+ * Look for the next sound frame after the one at r->frame_offset, 8 bytes
+ * at a time; SECTION_OK when one is found (and read), else how the input
+ * ended.
+ */
+static enum section_status scan_for_frame(struct srecreader *r)
+{
+	enum section_status status;
+	char ignored[128];
+
+	for (;;) {
+		if (srecinput_read(&r->in, NULL, SREC_ALIGN) < SREC_ALIGN)
+			return r->in.error ? SECTION_READ_ERROR : SECTION_END;
+		status = reader_read_frame(r, ignored, sizeof(ignored));
+		if (status != SECTION_DAMAGED)
+			return status;
+	}
+}
+
+/*
+ * The frame at r->frame_offset is damaged (@head_cut: or its head runs
+ * past the end of the input, which only a sound frame further on tells
+ * from a cut file).  Skip to the next sound frame, if there is one.
+ */
+static void resync(struct srecreader *r, const char *why, bool head_cut)
+{
+	uint64_t start = r->frame_offset;
+	enum section_status status;
+
+	if (!head_cut && r->opt.strict) {
+		report_corrupt(r, start, -1, "damaged frame (%s)", why);
+		return;
+	}
+	status = scan_for_frame(r);
+	if (status == SECTION_READ_ERROR) {
+		read_failed(r);
+		return;
+	}
+	if (status != SECTION_OK) {
+		r->frame_offset = start;
+		if (!head_cut)
+			report_corrupt(r, start, -1, "damaged frame (%s)", why);
+		if (!r->error)
+			report_truncated(r);
+		return;
+	}
+	r->status.resyncs++;
+	report_corrupt(r, start, -1, "damaged frame (%s)", why);
+	if (r->error)
+		return;
+	reader_warn(r, start,
+		    "skipped %llu bytes after the damaged frame at offset %llu, to the section at offset %llu",
+		    (unsigned long long)(r->frame_offset - start),
+		    (unsigned long long)start,
+		    (unsigned long long)r->frame_offset);
+}
+
+static bool chunk_head_sane(const struct srecreader *r,
+			    const struct srec_chunk_head *h,
+			    char *why, size_t why_size)
+{
+	if (r->frame.head_len < sizeof(*h))
+		snprintf(why, why_size, "chunk head of %u bytes",
+			 r->frame.head_len);
+	else if (h->cpu >= r->nr_cpus)
+		snprintf(why, why_size, "chunk of cpu %u, the file has %u",
+			 h->cpu, r->nr_cpus);
+	else if (!h->raw_len || h->raw_len % SCHEDREC_RECORD_ALIGN ||
+		 h->raw_len > r->info.file.chunk_max)
+		snprintf(why, why_size, "chunk payload of %u bytes",
+			 h->raw_len);
+	else if (!h->count || h->count > h->raw_len /
+		 sizeof(struct schedrec_header))
+		snprintf(why, why_size, "%u records in %u bytes", h->count,
+			 h->raw_len);
+	else if (h->flags & ~SREC_CHUNK_ZLIB)
+		snprintf(why, why_size, "unknown chunk flags %#x", h->flags);
+	else if ((h->flags & SREC_CHUNK_ZLIB) ? !r->frame.data_len :
+		 r->frame.data_len != h->raw_len)
+		snprintf(why, why_size, "%u bytes of data for a payload of %u",
+			 r->frame.data_len, h->raw_len);
+	else if (h->last_seq < h->first_seq ||
+		 h->last_seq - h->first_seq < h->count - 1)
+		snprintf(why, why_size, "%u records numbered %llu..%llu",
+			 h->count, (unsigned long long)h->first_seq,
+			 (unsigned long long)h->last_seq);
+	else
+		return true;
+	return false;
+}
+
+static bool inflate_payload(struct srecreader *r, const void *data,
+			    struct reader_chunk *chunk, char *why,
+			    size_t why_size)
+{
+	z_stream *zs = &r->zstream;
+	int ret;
+
+	if (inflateReset(zs) != Z_OK) {
+		snprintf(why, why_size, "zlib cannot start");
+		return false;
+	}
+	zs->next_in = (Bytef *)data;
+	zs->avail_in = r->frame.data_len;
+	zs->next_out = chunk->payload;
+	zs->avail_out = chunk->head.raw_len;
+	ret = inflate(zs, Z_FINISH);
+	if (ret == Z_STREAM_END && !zs->avail_in && !zs->avail_out)
+		return true;
+	snprintf(why, why_size,
+		 "zlib data that is not %u bytes of payload (%s)",
+		 chunk->head.raw_len, zs->msg ? zs->msg : "wrong length");
+	return false;
+}
+
+/* Queue a checked chunk; the CPU joins the merge if it was idle. */
+static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
+{
+	unsigned int cpu = chunk->head.cpu;
+	struct reader_cpu *c = &r->cpus[cpu];
+
+	c->accepted = true;
+	c->accepted_next = chunk->head.last_seq + 1;
+	c->stats.chunks++;
+	r->status.chunks++;
+	r->buffered += chunk->head.raw_len;
+	if (r->buffered > r->status.buffered_peak)
+		r->status.buffered_peak = r->buffered;
+	if (c->first) {
+		c->last->next = chunk;
+		c->last = chunk;
+		return;
+	}
+	c->first = c->last = chunk;
+	c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload, 0);
+	c->chunk_start = true;
+	heap_push(r, cpu);
+}
+
+/* Whether the chunk just read is sound; if not, @why says what is wrong. */
+static bool chunk_sound(struct srecreader *r, enum section_status status,
+			const void *stored, struct reader_chunk *chunk,
+			char *why, size_t why_size)
+{
+	const struct srec_chunk_head *h = &chunk->head;
+	const struct reader_cpu *c = &r->cpus[h->cpu];
+
+	if (status == SECTION_DAMAGED) {
+		snprintf(why, why_size, "padding is not zeros");
+		return false;
+	}
+	if (!reader_data_crc_ok(r, stored)) {
+		snprintf(why, why_size, "payload checksum mismatch");
+		return false;
+	}
+	if ((h->flags & SREC_CHUNK_ZLIB) &&
+	    !inflate_payload(r, stored, chunk, why, why_size))
+		return false;
+	if (srecchunk_check(h, chunk->payload, &r->types, why, why_size))
+		return false;
+	if (c->accepted && h->first_seq < c->accepted_next) {
+		snprintf(why, why_size,
+			 "sequence numbers go back to %llu after %llu",
+			 (unsigned long long)h->first_seq,
+			 (unsigned long long)c->accepted_next - 1);
+		return false;
+	}
+	return true;
+}
+
+static void load_chunk(struct srecreader *r)
+{
+	uint64_t offset = r->frame_offset;
+	struct reader_chunk *chunk;
+	struct srec_chunk_head h;
+	enum section_status status;
+	char why[256];
+	void *stored;
+
+	reader_copy_head(r, &h, sizeof(h));
+	if (!chunk_head_sane(r, &h, why, sizeof(why))) {
+		skip_corrupt(r, h.cpu < r->nr_cpus ? (int)h.cpu : -1, why);
+		return;
+	}
+	chunk = malloc(sizeof(*chunk) + h.raw_len);
+	if (!chunk) {
+		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
+		return;
+	}
+	memset(chunk, 0, sizeof(*chunk));
+	chunk->offset = offset;
+	chunk->head = h;
+	stored = chunk->payload;
+	if (h.flags & SREC_CHUNK_ZLIB)
+		stored = reader_scratch(r, r->frame.data_len);
+	if (!stored) {
+		free(chunk);
+		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
+		return;
+	}
+	status = reader_read_data(r, stored);
+	if (!data_status_ok(r, status)) {
+		free(chunk);
+		return;
+	}
+	if (chunk_sound(r, status, stored, chunk, why, sizeof(why))) {
+		queue_chunk(r, chunk);
+		return;
+	}
+	free(chunk);
+	report_corrupt(r, offset, h.cpu, "cpu %u: %s", h.cpu, why);
+}
+
+static void read_sync(struct srecreader *r)
+{
+	uint64_t corrupt_before = r->status.corrupt;
+	struct srec_sync_head h;
+
+	reader_copy_head(r, &h, sizeof(h));
+	if (r->frame.head_len < sizeof(h)) {
+		skip_corrupt(r, -1, "SYNC head too short");
+		return;
+	}
+	skip_data(r);
+	if (r->done || r->error || r->status.corrupt != corrupt_before)
+		return;
+	if (h.horizon_ns > r->horizon)
+		r->horizon = h.horizon_ns;
+}
+
+/* Nothing should follow the trailer: say so if something does. */
+static void check_after_trailer(struct srecreader *r)
+{
+	const unsigned char *data;
+
+	if (srecinput_peek(&r->in, 1, &data))
+		reader_warn(r, r->in.offset,
+			    "data after the trailer, at offset %llu, ignored",
+			    (unsigned long long)r->in.offset);
+	r->status.eof = true;
+}
+
+static void read_trailer(struct srecreader *r)
+{
+	uint64_t offset = r->frame_offset;
+	struct srec_trailer_head h;
+	const unsigned char *data;
+	enum section_status status;
+	uint32_t i;
+
+	reader_copy_head(r, &h, sizeof(h));
+	if (r->frame.head_len < sizeof(h) || h.count > SREC_CPUS_MAX ||
+	    h.entry_size < sizeof(struct srec_cpu_total) ||
+	    h.entry_size > SREC_HEAD_MAX ||
+	    (uint64_t)h.count * h.entry_size != r->frame.data_len) {
+		skip_corrupt(r, -1, "trailer of impossible size");
+		return;
+	}
+	data = reader_scratch(r, r->frame.data_len);
+	if (!data) {
+		reader_fail(r, -ENOMEM, offset, "no memory for the trailer");
+		return;
+	}
+	status = reader_read_data(r, (void *)data);
+	if (!data_status_ok(r, status))
+		return;
+	if (status != SECTION_OK || !reader_data_crc_ok(r, data)) {
+		report_corrupt(r, offset, -1, "%s", status != SECTION_OK ?
+			       "padding is not zeros" :
+			       "trailer checksum mismatch");
+		return;
+	}
+	for (i = 0; i < h.count; i++) {
+		struct srec_cpu_total total;
+
+		memcpy(&total, data + (size_t)i * h.entry_size, sizeof(total));
+		if (total.cpu >= r->nr_cpus) {
+			report_corrupt(r, offset, -1,
+				       "trailer entry for cpu %u", total.cpu);
+			return;
+		}
+		r->totals[total.cpu] = total;
+	}
+	r->trailer = h;
+	r->has_trailer = true;
+	r->status.trailer = true;
+	r->done = true;
+	check_after_trailer(r);
+}
+
+/* Whether a whole frame is left in the input (its head may not be). */
+static bool frame_is_whole(struct srecreader *r)
+{
+	const unsigned char *data;
+
+	return srecinput_peek(&r->in, sizeof(struct srec_frame), &data) ==
+	       sizeof(struct srec_frame);
+}
+
+static void read_section(struct srecreader *r)
+{
+	enum section_status status;
+	char why[128];
+
+	status = reader_read_frame(r, why, sizeof(why));
+	if (status == SECTION_DAMAGED || (status == SECTION_TRUNCATED &&
+					  frame_is_whole(r))) {
+		resync(r, status == SECTION_DAMAGED ? why :
+		       "its head runs past the end of the input",
+		       status == SECTION_TRUNCATED);
+		if (r->error || r->done)
+			return;
+		status = SECTION_OK;
+	}
+	switch (status) {
+	case SECTION_OK:
+		break;
+	case SECTION_END:
+		r->status.eof = true;
+		r->done = true;
+		return;
+	case SECTION_TRUNCATED:
+		report_truncated(r);
+		return;
+	default:
+		read_failed(r);
+		return;
+	}
+	switch (r->frame.type) {
+	case SREC_SEC_CHUNK:
+		load_chunk(r);
+		break;
+	case SREC_SEC_SYNC:
+		read_sync(r);
+		break;
+	case SREC_SEC_TRAILER:
+		read_trailer(r);
+		break;
+	case SREC_SEC_FILE:
+	case SREC_SEC_EVENTS:
+	case SREC_SEC_THREADS:
+	case SREC_SEC_HEADER_END:
+		skip_corrupt(r, -1, "a header section after the header");
+		break;
+	default:
+		r->status.unknown++;
+		skip_data(r);
+		break;
+	}
+	r->status.offset = r->in.offset;
+}
+
+/* Hand out the oldest record and move its CPU on. */
+static void deliver(struct srecreader *r, struct srec_record *rec)
+{
+	unsigned int cpu = r->heap[0];
+	struct reader_cpu *c = &r->cpus[cpu];
+	struct reader_chunk *chunk = c->first;
+	const struct schedrec_header *hdr = cpu_record(r, cpu);
+	struct srecreader_cpu *s = &c->stats;
+	uint64_t seq, expected;
+
+	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
+	if (c->chunk_start) {
+		seq = chunk->head.first_seq;
+		s->filtered += chunk->head.filtered;
+	}
+	rec->gap = 0;
+	if ((c->started || (r->info.file.flags & SREC_FILE_F_FROM_START)) &&
+	    seq > expected)
+		rec->gap = seq - expected;
+	c->started = true;
+	c->next_seq = seq + 1;
+	rec->hdr = hdr;
+	rec->cpu = cpu;
+	rec->seq = seq;
+	rec->chunk_offset = chunk->offset;
+
+	if (!s->records++)
+		s->first_ts = hdr->ts;
+	s->last_ts = hdr->ts;
+	s->bytes += hdr->size;
+	if (hdr->type == SCHEDREC_REC_LOST) {
+		s->lost += ((const struct schedrec_lost *)hdr)->count;
+		s->lost_records++;
+	}
+	s->gaps += rec->gap;
+	s->gap_count += !!rec->gap;
+	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+	if (hdr->ts < r->newest_ts) {
+		s->late++;
+		if (!r->late_warned)
+			reader_warn(r, chunk->offset,
+				    "cpu %u: a record at %llu ns is older than one handed out before (%llu ns): the file's records are out of time order",
+				    cpu, (unsigned long long)hdr->ts,
+				    (unsigned long long)r->newest_ts);
+		r->late_warned = true;
+	} else {
+		r->newest_ts = hdr->ts;
+	}
+
+	/* move on; the chunk stays allocated until the next call */
+	c->chunk_start = false;
+	c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload,
+				    c->pos + hdr->size);
+	if (c->pos < chunk->head.raw_len) {
+		heap_sift_down(r);
+		return;
+	}
+	r->retired = chunk;
+	r->buffered -= chunk->head.raw_len;
+	c->first = chunk->next;
+	if (!c->first) {
+		c->last = NULL;
+		heap_pop(r);
+		return;
+	}
+	c->pos = srecchunk_skip_pad(&c->first->head, c->first->payload, 0);
+	c->chunk_start = true;
+	heap_sift_down(r);
+}
+
+/* The end of the records: what the trailer says against what was read. */
+static void finish(struct srecreader *r)
+{
+	unsigned int cpu;
+
+	r->finished = true;
+	r->status.offset = r->in.offset;
+	if (!r->has_trailer) {
+		reader_warn(r, r->in.offset,
+			    "no trailer: the recording did not end cleanly%s",
+			    r->status.truncated ? " (the file is truncated)" :
+			    "");
+		return;
+	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		const struct srec_cpu_total *t = &r->totals[cpu];
+		const struct srecreader_cpu *s = &r->cpus[cpu].stats;
+
+		if (t->records == s->records && t->lost == s->lost &&
+		    t->gaps == s->gaps)
+			continue;
+		reader_warn(r, r->in.offset,
+			    "cpu %u: the trailer counts %llu records, %llu lost and %llu in sequence gaps; the file holds %llu, %llu and %llu",
+			    cpu, (unsigned long long)t->records,
+			    (unsigned long long)t->lost,
+			    (unsigned long long)t->gaps,
+			    (unsigned long long)s->records,
+			    (unsigned long long)s->lost,
+			    (unsigned long long)s->gaps);
+	}
+}
+
+/* Whether the oldest record held can go: nothing older can follow. */
+static bool may_deliver(const struct srecreader *r)
+{
+	return r->done || r->buffered > r->max_buffered ||
+	       cpu_record(r, r->heap[0])->ts < r->horizon;
+}
+
+int srecreader_next(struct srecreader *r, struct srec_record *rec)
+{
+	if (r->error)
+		return r->error;
+	free(r->retired);
+	r->retired = NULL;
+	for (;;) {
+		if (r->heap_len && may_deliver(r)) {
+			deliver(r, rec);
+			return 1;
+		}
+		if (r->done) {
+			if (!r->finished)
+				finish(r);
+			return 0;
+		}
+		read_section(r);
+		if (r->error)
+			return r->error;
+	}
+}
+
+int srecreader_for_each(struct srecreader *r,
+			int (*fn)(const struct srec_record *rec, void *arg),
+			void *arg)
+{
+	struct srec_record rec;
+	int ret;
+
+	while ((ret = srecreader_next(r, &rec)) > 0) {
+		ret = fn(&rec, arg);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+const struct srecreader_cpu *srecreader_cpu(const struct srecreader *r,
+					    unsigned int cpu)
+{
+	return cpu < r->nr_cpus ? &r->cpus[cpu].stats : NULL;
+}
+
+const struct srec_trailer_head *
+srecreader_trailer(const struct srecreader *r,
+		   const struct srec_cpu_total **totals)
+{
+	if (totals)
+		*totals = r->has_trailer ? r->totals : NULL;
+	return r->has_trailer ? &r->trailer : NULL;
+}

@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The .srec reader: opening a file, frames, and the header sections; see
+ * srecreader.h.  The sections after the header and the merge by time are
+ * in srecmerge.c.
+ *
+ * Nothing read from the file is trusted before it is checked: a frame's
+ * lengths only after its CRC, every count against the bytes that hold it,
+ * every offset against the data it points into.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srecreader_priv.h"
+
+/* At most this many threads in a start snapshot. */
+#define READER_THREADS_MAX	(1u << 24)
+
+static void diag(struct srecreader *r, enum srec_diag_level level,
+		 uint64_t offset, const char *msg)
+{
+	if (r->opt.diag)
+		r->opt.diag(r->opt.diag_arg, level, offset, msg);
+}
+
+void reader_warn(struct srecreader *r, uint64_t offset, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->status.warnings++;
+	diag(r, SREC_DIAG_WARNING, offset, msg);
+}
+
+int reader_fail(struct srecreader *r, int err, uint64_t offset,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->error)
+		return r->error;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+	r->error = err;
+	diag(r, SREC_DIAG_ERROR, offset, r->message);
+	return err;
+}
+
+void *reader_scratch(struct srecreader *r, size_t size)
+{
+	void *bigger;
+
+	if (size <= r->scratch_size)
+		return r->scratch;
+	bigger = realloc(r->scratch, size);
+	if (!bigger)
+		return NULL;
+	r->scratch = bigger;
+	r->scratch_size = size;
+	return bigger;
+}
+
+void reader_copy_head(const struct srecreader *r, void *dst, size_t size)
+{
+	size_t len = r->frame.head_len < size ? r->frame.head_len : size;
+
+	memset(dst, 0, size);
+	memcpy(dst, r->head, len);
+}
+
+/* Whether the frame at the input's offset is sound, without consuming. */
+static enum section_status check_frame(struct srecreader *r,
+				       struct srec_frame *frame,
+				       char *why, size_t why_size)
+{
+	const unsigned char *data;
+	size_t avail;
+	uLong crc;
+
+	avail = srecinput_peek(&r->in, sizeof(*frame), &data);
+	if (!avail)
+		return r->in.error ? SECTION_READ_ERROR : SECTION_END;
+	if (avail < sizeof(*frame))
+		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
+	memcpy(frame, data, sizeof(*frame));
+	if (frame->magic != SREC_MAGIC) {
+		snprintf(why, why_size, "no section magic");
+		return SECTION_DAMAGED;
+	}
+	if (frame->head_len % SREC_ALIGN || frame->head_len > SREC_HEAD_MAX ||
+	    frame->data_len > SREC_DATA_MAX) {
+		snprintf(why, why_size,
+			 "impossible lengths: head %u, data %u bytes",
+			 frame->head_len, frame->data_len);
+		return SECTION_DAMAGED;
+	}
+	avail = srecinput_peek(&r->in, sizeof(*frame) + frame->head_len,
+			       &data);
+	if (avail < sizeof(*frame) + frame->head_len)
+		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
+	crc = crc32(0, data, SREC_FRAME_CRC_LEN);
+	if (frame->head_len)
+		crc = crc32(crc, data + sizeof(*frame), frame->head_len);
+	if (crc != frame->head_crc) {
+		snprintf(why, why_size, "frame checksum mismatch");
+		return SECTION_DAMAGED;
+	}
+	return SECTION_OK;
+}
+
+enum section_status reader_read_frame(struct srecreader *r, char *why,
+				      size_t why_size)
+{
+	enum section_status status;
+
+	r->frame_offset = r->in.offset;
+	status = check_frame(r, &r->frame, why, why_size);
+	if (status != SECTION_OK)
+		return status;
+	srecinput_read(&r->in, NULL, sizeof(r->frame));
+	srecinput_read(&r->in, r->head, r->frame.head_len);
+	return SECTION_OK;
+}
+
+enum section_status reader_read_data(struct srecreader *r, void *dst)
+{
+	static const unsigned char zeros[SREC_ALIGN];
+	unsigned char pad[SREC_ALIGN];
+	size_t pad_len = (SREC_ALIGN - r->frame.data_len % SREC_ALIGN) %
+			 SREC_ALIGN;
+
+	if (srecinput_read(&r->in, dst, r->frame.data_len) <
+	    r->frame.data_len ||
+	    srecinput_read(&r->in, pad, pad_len) < pad_len)
+		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
+	r->status.sections++;
+	if (memcmp(pad, zeros, pad_len))
+		return SECTION_DAMAGED;
+	return SECTION_OK;
+}
+
+bool reader_data_crc_ok(const struct srecreader *r, const void *data)
+{
+	uLong crc = crc32(0, Z_NULL, 0);
+
+	if (r->frame.data_len)
+		crc = crc32(crc, data, r->frame.data_len);
+	return crc == r->frame.data_crc;
+}
+
+/* The messages of a failed open; *msg is for the caller's @err. */
+static __printf(3, 4) int header_fail(struct srecreader *r, int err,
+				       const char *fmt, ...);
+
+static int header_fail(struct srecreader *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+	r->error = err;
+	return err;
+}
+
+static int header_truncated(struct srecreader *r)
+{
+	return header_fail(r, -EBADMSG,
+			   "the file ends inside its header (at offset %llu)",
+			   (unsigned long long)r->in.offset);
+}
+
+/* Read the section's data, checked; NULL and a failure if it is not. */
+static void *header_data(struct srecreader *r, const char *what)
+{
+	void *data = reader_scratch(r, r->frame.data_len + 1);
+	enum section_status status;
+
+	if (!data) {
+		header_fail(r, -ENOMEM, "no memory for the %s", what);
+		return NULL;
+	}
+	status = reader_read_data(r, data);
+	if (status == SECTION_READ_ERROR) {
+		header_fail(r, r->in.error, "read error in the %s: %s", what,
+			    strerror(-r->in.error));
+		return NULL;
+	}
+	if (status == SECTION_TRUNCATED) {
+		header_fail(r, -EBADMSG,
+			    "the file ends inside its header (%s at offset %llu)",
+			    what, (unsigned long long)r->frame_offset);
+		return NULL;
+	}
+	if (status != SECTION_OK || !reader_data_crc_ok(r, data)) {
+		header_fail(r, -EBADMSG,
+			    "corrupt header: the %s at offset %llu fails its checksum",
+			    what, (unsigned long long)r->frame_offset);
+		return NULL;
+	}
+	return data;
+}
+
+/* Before anything else: is it a .srec, and of a version we can read? */
+static int check_identity(struct srecreader *r)
+{
+	const unsigned char *data;
+	struct srec_frame frame;
+	uint16_t version[2];
+	size_t avail;
+
+	avail = srecinput_peek(&r->in, sizeof(frame) + sizeof(version),
+			       &data);
+	if (r->in.error)
+		return header_fail(r, r->in.error, "cannot read: %s",
+				   strerror(-r->in.error));
+	if (avail < sizeof(frame.magic) || memcmp(data, "SREC", 4))
+		return header_fail(r, -EPROTO, "not a schedrec trace (%s)",
+				   avail ? "no SREC magic at offset 0" :
+				   "empty input");
+	if (avail < sizeof(frame) + sizeof(version))
+		return header_fail(r, -EBADMSG,
+				   "the file ends inside its header (at offset %zu)",
+				   avail);
+	memcpy(&frame, data, sizeof(frame));
+	memcpy(version, data + sizeof(frame), sizeof(version));
+	if (frame.type != SREC_SEC_FILE)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: the first section has type %u, not FILE",
+				   frame.type);
+	if (version[0] > SREC_FORMAT_MAJOR)
+		return header_fail(r, -EPROTONOSUPPORT,
+				   "file format version %u.%u is newer than this reader's %u.%u",
+				   version[0], version[1], SREC_FORMAT_MAJOR,
+				   SREC_FORMAT_MINOR);
+	if (!version[0])
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: format version %u.%u",
+				   version[0], version[1]);
+	return 0;
+}
+
+/* A string of the FILE section into r->strings at *used. */
+static int take_string(struct srecreader *r, const struct srec_string *ref,
+		       const char *data, size_t *used, const char **out)
+{
+	char *dst = r->strings + *used;
+	size_t len;
+
+	if (ref->off > r->frame.data_len ||
+	    ref->len > r->frame.data_len - ref->off)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: a string at %u+%u is outside the %u bytes of the FILE section",
+				   ref->off, ref->len, r->frame.data_len);
+	len = strnlen(data + ref->off, ref->len);
+	memcpy(dst, data + ref->off, len);
+	dst[len] = '\0';
+	*used += len + 1;
+	*out = dst;
+	return 0;
+}
+
+/* Parse a CPU list such as "0-3,6" into the online bitmap. */
+static int parse_online(struct srecreader *r, const char *list)
+{
+	const char *p = list;
+
+	r->online = calloc((r->nr_cpus + 7) / 8, 1);
+	if (!r->online)
+		return -ENOMEM;
+	while (*p) {
+		unsigned long first, last, cpu;
+		char *end;
+
+		first = strtoul(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+		last = first;
+		if (*end == '-') {
+			p = end + 1;
+			last = strtoul(p, &end, 10);
+			if (end == p || last < first)
+				return -EINVAL;
+		}
+		for (cpu = first; cpu <= last && cpu < r->nr_cpus; cpu++)
+			r->online[cpu / 8] |= 1u << (cpu % 8);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_file_section(struct srecreader *r)
+{
+	struct srec_file_head *file = &r->info.file;
+	const char *data;
+	size_t used = 0;
+	int ret;
+
+	if (r->frame.head_len < sizeof(*file))
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: FILE head of %u bytes",
+				   r->frame.head_len);
+	reader_copy_head(r, file, sizeof(*file));
+	data = header_data(r, "FILE section");
+	if (!data)
+		return r->error;
+	if (!file->nr_cpus || file->nr_cpus > SREC_CPUS_MAX ||
+	    file->chunk_max < SREC_CHUNK_MIN ||
+	    file->chunk_max > SREC_CHUNK_LIMIT)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: %u CPUs, chunks of %u bytes",
+				   file->nr_cpus, file->chunk_max);
+	r->nr_cpus = file->nr_cpus;
+	/* seven strings, each NUL-terminated, which may overlap */
+	r->strings = malloc(7 * ((size_t)r->frame.data_len + 1));
+	if (!r->strings)
+		return header_fail(r, -ENOMEM, "no memory for the header");
+	ret = take_string(r, &file->release, data, &used, &r->info.release);
+	if (!ret)
+		ret = take_string(r, &file->version, data, &used,
+				  &r->info.version);
+	if (!ret)
+		ret = take_string(r, &file->machine, data, &used,
+				  &r->info.machine);
+	if (!ret)
+		ret = take_string(r, &file->hostname, data, &used,
+				  &r->info.hostname);
+	if (!ret)
+		ret = take_string(r, &file->online, data, &used,
+				  &r->info.online);
+	if (!ret)
+		ret = take_string(r, &file->cmdline, data, &used,
+				  &r->info.cmdline);
+	if (!ret)
+		ret = take_string(r, &file->filter, data, &used,
+				  &r->info.filter);
+	return ret;
+}
+
+/* Check a table section's head against its data; the entry count. */
+static int table_count(struct srecreader *r, const char *what,
+		       size_t min_entry, uint32_t max_count, uint32_t *count)
+{
+	struct srec_table_head head;
+
+	reader_copy_head(r, &head, sizeof(head));
+	if (r->frame.head_len < sizeof(head) || head.entry_size < min_entry ||
+	    head.entry_size > SREC_HEAD_MAX || head.count > max_count ||
+	    (uint64_t)head.count * head.entry_size != r->frame.data_len)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: %s of %u entries of %u bytes in %u bytes",
+				   what, head.count, head.entry_size,
+				   r->frame.data_len);
+	*count = head.count;
+	return head.entry_size;
+}
+
+static int compare_event(const void *a, const void *b)
+{
+	const struct srec_event *ea = a, *eb = b;
+
+	return (ea->id > eb->id) - (ea->id < eb->id);
+}
+
+static int read_events(struct srecreader *r)
+{
+	const unsigned char *data;
+	uint32_t count, i;
+	int entry_size;
+
+	if (r->events)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: a second event table at offset %llu",
+				   (unsigned long long)r->frame_offset);
+	entry_size = table_count(r, "event table", sizeof(struct srec_event),
+				 UINT16_MAX, &count);
+	if (entry_size < 0)
+		return entry_size;
+	data = header_data(r, "event table");
+	if (!data)
+		return r->error;
+	r->events = calloc(count ? count : 1, sizeof(*r->events));
+	if (!r->events)
+		return header_fail(r, -ENOMEM, "no memory for the event table");
+	for (i = 0; i < count; i++) {
+		struct srec_event *ev = &r->events[i];
+
+		memcpy(ev, data + (size_t)i * entry_size, sizeof(*ev));
+		ev->name[sizeof(ev->name) - 1] = '\0';
+		ev->tracepoint[sizeof(ev->tracepoint) - 1] = '\0';
+		if (!ev->id || ev->size % SCHEDREC_RECORD_ALIGN ||
+		    (ev->id < 256 && r->types.size[ev->id] >= 0))
+			return header_fail(r, -EBADMSG,
+					   "corrupt header: event table entry %u (id %u, size %u)",
+					   i, ev->id, ev->size);
+		if (ev->id < 256)
+			r->types.size[ev->id] = ev->size;
+	}
+	qsort(r->events, count, sizeof(*r->events), compare_event);
+	for (i = 0; i < count; i++)
+		if (r->events[i].id < 256)
+			r->event_index[r->events[i].id] = i;
+	r->info.events = r->events;
+	r->info.nr_events = count;
+	return 0;
+}
+
+static int read_threads(struct srecreader *r)
+{
+	const unsigned char *data;
+	struct srec_thread *more;
+	size_t have = r->info.nr_threads;
+	uint32_t count, i;
+	int entry_size;
+
+	entry_size = table_count(r, "thread table",
+				 sizeof(struct srec_thread),
+				 SREC_THREADS_PER_SECTION, &count);
+	if (entry_size < 0)
+		return entry_size;
+	if (have + count > READER_THREADS_MAX)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: more than %u threads",
+				   READER_THREADS_MAX);
+	data = header_data(r, "thread table");
+	if (!data)
+		return r->error;
+	more = realloc(r->threads, (have + count + 1) * sizeof(*more));
+	if (!more)
+		return header_fail(r, -ENOMEM, "no memory for the threads");
+	r->threads = more;
+	for (i = 0; i < count; i++) {
+		struct srec_thread *t = &r->threads[have + i];
+
+		memcpy(t, data + (size_t)i * entry_size, sizeof(*t));
+		t->comm[sizeof(t->comm) - 1] = '\0';
+	}
+	r->info.nr_threads = have + count;
+	return 0;
+}
+
+static int compare_thread(const void *a, const void *b)
+{
+	const struct srec_thread *ta = a, *tb = b;
+
+	return (ta->tid > tb->tid) - (ta->tid < tb->tid);
+}
+
+/* The header sections after FILE, up to HEADER_END. */
+static int read_header_tables(struct srecreader *r)
+{
+	enum section_status status;
+	char why[128];
+	int ret = 0;
+
+	for (;;) {
+		status = reader_read_frame(r, why, sizeof(why));
+		if (status == SECTION_READ_ERROR)
+			return header_fail(r, r->in.error, "read error: %s",
+					   strerror(-r->in.error));
+		if (status == SECTION_END || status == SECTION_TRUNCATED)
+			return header_truncated(r);
+		if (status == SECTION_DAMAGED)
+			return header_fail(r, -EBADMSG,
+					   "corrupt header: section at offset %llu: %s",
+					   (unsigned long long)r->frame_offset,
+					   why);
+		switch (r->frame.type) {
+		case SREC_SEC_EVENTS:
+			ret = read_events(r);
+			break;
+		case SREC_SEC_THREADS:
+			ret = read_threads(r);
+			break;
+		case SREC_SEC_HEADER_END:
+			return header_data(r, "header end") ? 0 : r->error;
+		case SREC_SEC_FILE:
+		case SREC_SEC_CHUNK:
+		case SREC_SEC_SYNC:
+		case SREC_SEC_TRAILER:
+			return header_fail(r, -EBADMSG,
+					   "corrupt header: section of type %u at offset %llu before the end of the header",
+					   r->frame.type,
+					   (unsigned long long)r->frame_offset);
+		default:
+			/* a newer minor version's: skip it */
+			r->status.unknown++;
+			if (reader_read_data(r, NULL) != SECTION_OK)
+				ret = header_truncated(r);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+}
+
+static int read_header(struct srecreader *r)
+{
+	enum section_status status;
+	char why[128];
+	int ret;
+
+	ret = check_identity(r);
+	if (ret)
+		return ret;
+	status = reader_read_frame(r, why, sizeof(why));
+	if (status == SECTION_TRUNCATED)
+		return header_truncated(r);
+	if (status != SECTION_OK)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header at offset 0: %s", why);
+	ret = read_file_section(r);
+	if (!ret)
+		ret = read_header_tables(r);
+	if (ret)
+		return ret;
+	if (!r->events)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: no event table");
+	if (r->info.nr_threads)
+		qsort(r->threads, r->info.nr_threads, sizeof(*r->threads),
+		      compare_thread);
+	r->info.threads = r->threads;
+	if (r->info.online[0] && parse_online(r, r->info.online)) {
+		free(r->online);
+		r->online = NULL;
+		reader_warn(r, 0, "the online CPU list \"%.64s\" is unreadable",
+			    r->info.online);
+	}
+	if (r->info.file.abi_version != SCHEDREC_ABI_VERSION)
+		reader_warn(r, 0,
+			    "recorded with module ABI version %u, this reader knows %u",
+			    r->info.file.abi_version, SCHEDREC_ABI_VERSION);
+	return 0;
+}
+
+static struct srecreader *reader_new(int fd,
+				     const struct srecreader_options *opt)
+{
+	struct srecreader *r = calloc(1, sizeof(*r));
+	unsigned int i;
+
+	if (!r)
+		return NULL;
+	r->own_fd = -1;
+	if (opt)
+		r->opt = *opt;
+	for (i = 0; i < 256; i++) {
+		r->types.size[i] = -1;
+		r->event_index[i] = -1;
+	}
+	if (srecinput_init(&r->in, fd, READER_INPUT_SIZE)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct srecreader *srecreader_open_fd(int fd,
+				      const struct srecreader_options *opt,
+				      char *err, size_t err_size)
+{
+	struct srecreader *r = reader_new(fd, opt);
+	int ret;
+
+	if (!r) {
+		snprintf(err, err_size, "no memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = read_header(r);
+	if (!ret)
+		ret = reader_merge_init(r);
+	if (ret) {
+		snprintf(err, err_size, "%s", r->error ? r->message :
+			 "no memory");
+		srecreader_close(r);
+		errno = -ret;
+		return NULL;
+	}
+	return r;
+}
+
+struct srecreader *srecreader_open(const char *path,
+				   const struct srecreader_options *opt,
+				   char *err, size_t err_size)
+{
+	struct srecreader *r;
+	int fd, saved;
+
+	if (!strcmp(path, "-"))
+		return srecreader_open_fd(STDIN_FILENO, opt, err, err_size);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		saved = errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	r = srecreader_open_fd(fd, opt, err, err_size);
+	if (!r) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return NULL;
+	}
+	r->own_fd = fd;
+	return r;
+}
+
+void srecreader_close(struct srecreader *r)
+{
+	if (!r)
+		return;
+	reader_merge_free(r);
+	if (r->own_fd >= 0)
+		close(r->own_fd);
+	srecinput_free(&r->in);
+	free(r->scratch);
+	free(r->strings);
+	free(r->events);
+	free(r->threads);
+	free(r->online);
+	free(r);
+}
+
+const struct srecreader_info *srecreader_info(const struct srecreader *r)
+{
+	return &r->info;
+}
+
+const struct srec_event *srecreader_event(const struct srecreader *r,
+					  unsigned int type)
+{
+	if (type >= 256 || r->event_index[type] < 0)
+		return NULL;
+	return &r->events[r->event_index[type]];
+}
+
+const struct srec_thread *srecreader_thread(const struct srecreader *r,
+					    uint32_t tid)
+{
+	struct srec_thread key = { .tid = tid };
+
+	if (!r->info.nr_threads)
+		return NULL;
+	return bsearch(&key, r->threads, r->info.nr_threads,
+		       sizeof(*r->threads), compare_thread);
+}
+
+bool srecreader_cpu_online(const struct srecreader *r, unsigned int cpu)
+{
+	if (cpu >= r->nr_cpus)
+		return false;
+	return !r->online || (r->online[cpu / 8] & (1u << (cpu % 8)));
+}
+
+const struct srecreader_status *srecreader_status(const struct srecreader *r)
+{
+	return &r->status;
+}
+
+const char *srecreader_error(const struct srecreader *r)
+{
+	return r->error ? r->message : "";
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srecreader: reads a .srec trace (srecfmt.h, doc/srec-format.md) in one
+ * sequential pass, from a file or a pipe, and hands out the records of all
+ * CPUs merged by timestamp.
+ *
+ *	struct srecreader_options opt = { .diag = print_diag };
+ *	struct srec_record rec;
+ *	char err[256];
+ *	struct srecreader *r = srecreader_open(path, &opt, err, sizeof(err));
+ *
+ *	if (!r)
+ *		die(err);
+ *	use(srecreader_info(r));		(header, events, threads)
+ *	while ((ret = srecreader_next(r, &rec)) > 0)
+ *		use(rec.cpu, rec.hdr);
+ *	if (ret < 0)
+ *		die(srecreader_error(r));
+ *	srecreader_close(r);
+ *
+ * Merging: the reader holds the chunks it has read and not yet handed out,
+ * per CPU, and hands out the oldest record whose timestamp is below the
+ * latest SYNC horizon; at the end of the file it hands out the rest.  The
+ * memory it holds is about three passes of the drainer (at most a few
+ * chunks per CPU: see doc/srec-format.md), and never much more than
+ * max_buffered: past that it hands out records anyway, and counts those
+ * that then turn out to be older than one already handed out as "late".
+ * Records of one CPU always come in file order.
+ *
+ * Damage: a file cut short reads to its last complete section, with a
+ * warning (and another if the trailer is missing).  A corrupt section (bad
+ * CRC, impossible sizes, a record of a type not in the event table, counts
+ * or sequence numbers or timestamps that disagree with the chunk head,
+ * non-zero padding) is named by its byte offset and skipped, with a
+ * warning; with @strict, srecreader_next() fails instead.  A damaged
+ * frame is skipped by looking for the next valid one.  A corrupt header, a
+ * newer major version or a file that is not a .srec makes open fail.
+ *
+ * Library code never prints: warnings go to the @diag callback, errors to
+ * the @err buffer of open and to srecreader_error().
+ */
+#ifndef SCHEDREC_SRECREADER_H
+#define SCHEDREC_SRECREADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "srecfmt.h"
+
+enum srec_diag_level {
+	SREC_DIAG_WARNING,	/* the read goes on */
+	SREC_DIAG_ERROR,	/* the read stops */
+};
+
+/* @offset: byte offset in the file the message is about. */
+typedef void (*srecreader_diag_fn)(void *arg, enum srec_diag_level level,
+				   uint64_t offset, const char *msg);
+
+#define SRECREADER_BUFFERED_DEFAULT	(256u << 20)
+
+struct srecreader_options {
+	bool strict;		/* corrupt sections are errors */
+	size_t max_buffered;	/* payload bytes held for merging; 0: default,
+				 * never less than two chunks
+				 */
+	srecreader_diag_fn diag;	/* NULL: warnings are only counted */
+	void *diag_arg;
+};
+
+struct srecreader;
+
+/*
+ * Open @path ("-" is standard input) or @fd (left open by close) and read
+ * the header.  Returns NULL with errno set and a message in @err on
+ * failure: errno ENOENT and the like for the file itself, EPROTO for a
+ * file that is not a .srec, EPROTONOSUPPORT for a newer major version
+ * (the message names both versions), EBADMSG for a corrupt header.
+ */
+struct srecreader *srecreader_open(const char *path,
+				   const struct srecreader_options *opt,
+				   char *err, size_t err_size);
+struct srecreader *srecreader_open_fd(int fd,
+				      const struct srecreader_options *opt,
+				      char *err, size_t err_size);
+void srecreader_close(struct srecreader *r);
+
+/* The header.  Strings are NUL-terminated, "" when absent. */
+struct srecreader_info {
+	struct srec_file_head file;	/* as read; strings below */
+	const char *release;
+	const char *version;
+	const char *machine;
+	const char *hostname;
+	const char *online;
+	const char *cmdline;
+	const char *filter;
+	const struct srec_event *events;	/* sorted by id */
+	unsigned int nr_events;
+	const struct srec_thread *threads;	/* sorted by tid */
+	size_t nr_threads;
+};
+
+const struct srecreader_info *srecreader_info(const struct srecreader *r);
+
+/* The event table's entry for record type @type, NULL if none. */
+const struct srec_event *srecreader_event(const struct srecreader *r,
+					  unsigned int type);
+
+/* The start snapshot's entry for @tid, NULL if none. */
+const struct srec_thread *srecreader_thread(const struct srecreader *r,
+					    uint32_t tid);
+
+/* Whether @cpu was online at start, per the header's online list. */
+bool srecreader_cpu_online(const struct srecreader *r, unsigned int cpu);
+
+struct srec_record {
+	const struct schedrec_header *hdr;	/* hdr->size bytes, 8-aligned,
+						 * valid until the next call
+						 */
+	unsigned int cpu;
+	uint64_t seq;		/* the 64-bit sequence number */
+	uint64_t gap;		/* numbers missing just before this record
+				 * that no LOST record counts (lost or, in a
+				 * filtered file, filtered)
+				 */
+	uint64_t chunk_offset;	/* file offset of the record's chunk */
+};
+
+/*
+ * The next record in time order: returns 1 and fills @rec, 0 at the end,
+ * or a negative errno: -EBADMSG (strict mode: corruption), -EIO or the
+ * read's errno, -ENOMEM.  After an error, srecreader_error() says why and
+ * every later call returns the same error.
+ */
+int srecreader_next(struct srecreader *r, struct srec_record *rec);
+
+/*
+ * Call @fn for every remaining record; a non-zero return of @fn stops and
+ * is returned.  Otherwise like srecreader_next(): 0 at the end or -errno.
+ */
+int srecreader_for_each(struct srecreader *r,
+			int (*fn)(const struct srec_record *rec, void *arg),
+			void *arg);
+
+/* Per-CPU accounting of what was handed out so far. */
+struct srecreader_cpu {
+	uint64_t chunks;	/* chunks read */
+	uint64_t records;	/* records handed out, LOST ones included */
+	uint64_t bytes;		/* their raw payload bytes */
+	uint64_t lost;		/* events counted by LOST records */
+	uint64_t lost_records;	/* LOST records */
+	uint64_t gaps;		/* sequence numbers missing, not counted lost */
+	uint64_t gap_count;	/* places where numbers were missing */
+	uint64_t filtered;	/* records the chunks say were filtered */
+	uint64_t missing;	/* gaps not explained by filtering */
+	uint64_t corrupt;	/* chunks of this CPU skipped as corrupt */
+	uint64_t late;		/* records older than one handed out before */
+	uint64_t first_ts;	/* of the first and last record handed out */
+	uint64_t last_ts;
+};
+
+/* NULL if @cpu >= nr_cpus. */
+const struct srecreader_cpu *srecreader_cpu(const struct srecreader *r,
+					    unsigned int cpu);
+
+struct srecreader_status {
+	uint64_t offset;	/* bytes read so far */
+	uint64_t sections;	/* complete sections read */
+	uint64_t chunks;	/* chunks read, corrupt ones not counted */
+	uint64_t corrupt;	/* sections skipped as corrupt */
+	uint64_t unknown;	/* sections of unknown types skipped */
+	uint64_t resyncs;	/* times a damaged frame was skipped */
+	uint64_t warnings;	/* warnings issued */
+	uint64_t buffered_peak;	/* most payload bytes held at once */
+	bool eof;		/* the end of the input was reached */
+	bool truncated;		/* it ended inside a section */
+	bool trailer;		/* the trailer was read */
+};
+
+const struct srecreader_status *srecreader_status(const struct srecreader *r);
+
+/*
+ * The trailer once read (at the latest when next() returned 0), NULL if
+ * the file has none.  *@totals gets its entries indexed by CPU, nr_cpus of
+ * them (a CPU the trailer does not name is all zeros).
+ */
+const struct srec_trailer_head *
+srecreader_trailer(const struct srecreader *r,
+		   const struct srec_cpu_total **totals);
+
+/* Why the read failed, "" if it did not. */
+const char *srecreader_error(const struct srecreader *r);
+
+#endif /* SCHEDREC_SRECREADER_H */

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The inside of a .srec reader, shared by srecreader.c (opening, the
+ * header) and srecmerge.c (sections after the header, the merge by time).
+ * Not part of the library's interface.
+ */
+#ifndef SCHEDREC_SRECREADER_PRIV_H
+#define SCHEDREC_SRECREADER_PRIV_H
+
+#include <zlib.h>
+
+#include "srecchunk.h"
+#include "srecinput.h"
+#include "srecreader.h"
+#include "util.h"
+
+#define READER_INPUT_SIZE	(256u << 10)
+
+/*
+ * A chunk read and checked, waiting for its records to be handed out.  It
+ * is allocated with its payload, which malloc's alignment and the layout
+ * keep as aligned as the records in it need.
+ */
+struct reader_chunk {
+	struct reader_chunk *next;
+	uint64_t offset;
+	struct srec_chunk_head head;
+	unsigned char payload[];
+};
+
+SREC_CHECK(SREC_OFFSET(reader_chunk, payload) % SCHEDREC_RECORD_ALIGN == 0);
+
+struct reader_cpu {
+	struct reader_chunk *first;	/* queue of chunks, oldest first */
+	struct reader_chunk *last;
+	uint32_t pos;			/* current record in first */
+	bool chunk_start;		/* it is its chunk's first record */
+	bool started;			/* a record was handed out */
+	uint64_t next_seq;		/* the number expected next */
+	bool accepted;			/* a chunk was read */
+	uint64_t accepted_next;		/* after that chunk's last number */
+	struct srecreader_cpu stats;
+};
+
+/* How reading a section went. */
+enum section_status {
+	SECTION_OK,
+	SECTION_END,		/* clean end of input, before a frame */
+	SECTION_TRUNCATED,	/* the input ends inside a section */
+	SECTION_DAMAGED,	/* the frame cannot be trusted */
+	SECTION_READ_ERROR,	/* read() failed */
+};
+
+struct srecreader {
+	struct srecinput in;
+	int own_fd;			/* -1 if the fd is the caller's */
+	struct srecreader_options opt;
+	size_t max_buffered;
+
+	struct srecreader_info info;
+	char *strings;
+	struct srec_event *events;
+	struct srec_thread *threads;
+	struct srec_type_sizes types;
+	int event_index[256];		/* into events, -1 if none */
+	unsigned char *online;		/* bitmap, NULL: all online */
+
+	unsigned int nr_cpus;
+	struct reader_cpu *cpus;
+	unsigned int *heap;		/* CPUs with records, oldest first */
+	unsigned int heap_len;
+	size_t buffered;		/* payload bytes in the queues */
+	uint64_t horizon;		/* the latest SYNC's */
+	bool done;			/* no more sections to read */
+	bool finished;			/* the end was reported */
+	struct reader_chunk *retired;	/* handed out last, freed next */
+	uint64_t newest_ts;		/* of the records handed out */
+	bool late_warned;
+
+	z_stream zstream;
+	bool zstream_ready;
+	unsigned char *scratch;		/* compressed data */
+	size_t scratch_size;
+
+	/* the section being read */
+	struct srec_frame frame;
+	uint64_t frame_offset;
+	unsigned char head[SREC_HEAD_MAX];
+
+	bool has_trailer;
+	struct srec_trailer_head trailer;
+	struct srec_cpu_total *totals;
+
+	struct srecreader_status status;
+	int error;
+	char message[512];
+};
+
+__printf(3, 4) void reader_warn(struct srecreader *r, uint64_t offset,
+				const char *fmt, ...);
+__printf(4, 5) int reader_fail(struct srecreader *r, int err, uint64_t offset,
+			       const char *fmt, ...);
+
+/* Read the next frame and head into r->frame and r->head. */
+enum section_status reader_read_frame(struct srecreader *r, char *why,
+				      size_t why_size);
+
+/*
+ * Read the current section's data into @dst (NULL: drop it) and its
+ * padding; SECTION_DAMAGED if the padding is not zeros.
+ */
+enum section_status reader_read_data(struct srecreader *r, void *dst);
+
+/* Whether the data just read into @data matches the frame's CRC. */
+bool reader_data_crc_ok(const struct srecreader *r, const void *data);
+
+/* Copy the head into @dst of @size bytes, zero-filling what it lacks. */
+void reader_copy_head(const struct srecreader *r, void *dst, size_t size);
+
+/* Scratch memory of at least @size bytes, or NULL. */
+void *reader_scratch(struct srecreader *r, size_t size);
+
+/* The merge's side of open and close (srecmerge.c). */
+int reader_merge_init(struct srecreader *r);
+void reader_merge_free(struct srecreader *r);
+
+#endif /* SCHEDREC_SRECREADER_PRIV_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine's part of a trace header: uname, online CPUs, clocks and the
+ * thread snapshot; see srecsys.h.
+ *
+ * /proc changes while we read it: a process or thread can exit between
+ * the directory listing and the read of its comm.  Such a thread is simply
+ * not in the snapshot; it was gone, or about to be, at the start.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "srecsys.h"
+#include "srecwriter.h"
+
+#define CPU_ONLINE_PATH	"/sys/devices/system/cpu/online"
+
+/* A decimal directory name as a tid, or 0 if it is not one. */
+static uint32_t parse_id(const char *name)
+{
+	unsigned long value = 0;
+	const char *p;
+
+	for (p = name; *p; p++) {
+		if (*p < '0' || *p > '9' || value > UINT32_MAX / 10)
+			return 0;
+		value = value * 10 + (*p - '0');
+	}
+	return value <= UINT32_MAX ? value : 0;
+}
+
+/* Read a small file whole, without its trailing newline; -errno. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return 0;
+}
+
+struct thread_list {
+	struct srec_thread *threads;
+	size_t count;
+	size_t capacity;
+};
+
+static int thread_add(struct thread_list *list, uint32_t tid, uint32_t tgid,
+		      const char *comm)
+{
+	struct srec_thread *t;
+
+	if (list->count == list->capacity) {
+		size_t capacity = list->capacity ? 2 * list->capacity : 256;
+
+		t = realloc(list->threads, capacity * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		list->threads = t;
+		list->capacity = capacity;
+	}
+	t = &list->threads[list->count++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->tgid = tgid;
+	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm) - 1));
+	return 0;
+}
+
+/* The threads of process @tgid; a process that is gone adds nothing. */
+static int scan_process(const char *root, uint32_t tgid,
+			struct thread_list *list)
+{
+	char path[PATH_MAX], comm[64];
+	struct dirent *entry;
+	int ret = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%u/task", root, tgid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!ret && (entry = readdir(dir))) {
+		uint32_t tid = parse_id(entry->d_name);
+
+		if (!tid)
+			continue;
+		snprintf(path, sizeof(path), "%s/%u/task/%u/comm", root, tgid,
+			 tid);
+		if (read_line(path, comm, sizeof(comm)))
+			continue;	/* exited since the listing */
+		ret = thread_add(list, tid, tgid, comm);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int compare_tid(const void *a, const void *b)
+{
+	const struct srec_thread *ta = a, *tb = b;
+
+	return (ta->tid > tb->tid) - (ta->tid < tb->tid);
+}
+
+int srecsys_threads(const char *proc_root, struct srec_thread **threads,
+		    size_t *count)
+{
+	struct thread_list list = { 0 };
+	struct dirent *entry;
+	size_t i, kept = 0;
+	int ret = 0;
+	DIR *dir;
+
+	*threads = NULL;
+	*count = 0;
+	if (!proc_root)
+		proc_root = "/proc";
+	dir = opendir(proc_root);
+	if (!dir)
+		return -errno;
+	while (!ret && (entry = readdir(dir))) {
+		uint32_t tgid = parse_id(entry->d_name);
+
+		if (tgid)
+			ret = scan_process(proc_root, tgid, &list);
+	}
+	closedir(dir);
+	if (ret) {
+		free(list.threads);
+		return ret;
+	}
+	qsort(list.threads, list.count, sizeof(*list.threads), compare_tid);
+	/* a thread seen twice (it moved while we listed) is kept once */
+	for (i = 0; i < list.count; i++) {
+		if (kept && list.threads[kept - 1].tid == list.threads[i].tid)
+			continue;
+		list.threads[kept++] = list.threads[i];
+	}
+	*threads = list.threads;
+	*count = kept;
+	return 0;
+}
+
+void srecsys_clocks(uint64_t *mono_ns, uint64_t *real_ns)
+{
+	struct timespec mono, real;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	*mono_ns = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
+	*real_ns = (uint64_t)real.tv_sec * 1000000000ull + real.tv_nsec;
+}
+
+int srecsys_read(struct srecsys *sys, const char *proc_root)
+{
+	memset(sys, 0, sizeof(*sys));
+	if (uname(&sys->uts))
+		return -errno;
+	if (read_line(CPU_ONLINE_PATH, sys->online, sizeof(sys->online)))
+		sys->online[0] = '\0';
+	srecsys_clocks(&sys->start_mono_ns, &sys->start_real_ns);
+	return srecsys_threads(proc_root, &sys->threads, &sys->nr_threads);
+}
+
+void srecsys_free(struct srecsys *sys)
+{
+	free(sys->threads);
+	sys->threads = NULL;
+	sys->nr_threads = 0;
+}
+
+void srecsys_fill_header(const struct srecsys *sys,
+			 struct srecwriter_header *hdr)
+{
+	hdr->release = sys->uts.release;
+	hdr->version = sys->uts.version;
+	hdr->machine = sys->uts.machine;
+	hdr->hostname = sys->uts.nodename;
+	hdr->online = sys->online;
+	hdr->start_mono_ns = sys->start_mono_ns;
+	hdr->start_real_ns = sys->start_real_ns;
+	hdr->threads = sys->threads;
+	hdr->nr_threads = sys->nr_threads;
+}

@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The .srec writer; see srecwriter.h and doc/srec-format.md.
+ *
+ * Every section goes out in one writev() loop, built from pieces that are
+ * already in memory (the caller's records included), so a section is never
+ * staged in a buffer of its own and the only copy of a raw chunk is the
+ * kernel's.  Memory is allocated once, by srecwriter_open().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ringreader.h"
+#include "srecwriter.h"
+#include "util.h"
+
+/* Data pieces of one section: the most the header's FILE section uses. */
+#define SECTION_PIECES	8
+
+enum writer_state {
+	WRITER_OPEN,		/* nothing written yet */
+	WRITER_RECORDING,	/* header written */
+	WRITER_DONE,		/* trailer written */
+};
+
+struct writer_cpu {
+	struct ringreader_seq seq;	/* 64-bit numbers and gaps */
+	uint64_t pending_filtered;	/* for the next chunk */
+};
+
+struct srecwriter {
+	int fd;
+	struct srec_allocator allocator;
+	unsigned int nr_cpus;
+	uint32_t chunk_max;
+	int zlib_level;
+	enum writer_state state;
+	int error;			/* sticky write error, or 0 */
+	char message[256];
+	uint64_t bytes;
+	uint64_t chunks;
+	uint32_t file_flags;
+
+	/* record sizes by type from the event table; -1: not in it */
+	int type_size[256];
+
+	struct writer_cpu *cpus;
+	struct srec_cpu_total *totals;	/* the trailer's data */
+
+	z_stream zstream;
+	bool zstream_ready;
+	unsigned char *zbuf;
+	size_t zbuf_size;
+
+	/* SYNC: starts of the last two rounds, rounds since a chunk */
+	uint64_t round_start[2];
+	unsigned int rounds;
+	unsigned int rounds_idle;
+	uint64_t horizon;
+};
+
+static void *default_alloc(size_t size, void *arg)
+{
+	(void)arg;
+	return malloc(size);
+}
+
+static void default_free(void *ptr, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	free(ptr);
+}
+
+static const struct srec_allocator malloc_allocator = {
+	.alloc = default_alloc,
+	.free = default_free,
+};
+
+static void *writer_alloc(const struct srec_allocator *a, size_t size)
+{
+	void *ptr = a->alloc(size, a->arg);
+
+	if (ptr)
+		memset(ptr, 0, size);
+	return ptr;
+}
+
+/*
+ * zlib frees without saying how much: keep the size in front of each of
+ * its blocks, 16 bytes so the block stays aligned as malloc's would be.
+ */
+#define ZLIB_PREFIX	16
+
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+	struct srecwriter *w = opaque;
+	size_t bytes = (size_t)items * size + ZLIB_PREFIX;
+	unsigned char *block = w->allocator.alloc(bytes, w->allocator.arg);
+
+	if (!block)
+		return Z_NULL;
+	memcpy(block, &bytes, sizeof(bytes));
+	return block + ZLIB_PREFIX;
+}
+
+static void zlib_free(voidpf opaque, voidpf address)
+{
+	struct srecwriter *w = opaque;
+	unsigned char *block = (unsigned char *)address - ZLIB_PREFIX;
+	size_t bytes;
+
+	memcpy(&bytes, block, sizeof(bytes));
+	w->allocator.free(block, bytes, w->allocator.arg);
+}
+
+static __printf(3, 4) int set_error(struct srecwriter *w, int err,
+				     const char *fmt, ...);
+
+static int set_error(struct srecwriter *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->message, sizeof(w->message), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int check_options(const struct srecwriter_options *opt)
+{
+	uint32_t chunk_max = opt->chunk_max;
+
+	if (!opt->nr_cpus || opt->nr_cpus > SREC_CPUS_MAX)
+		return -EINVAL;
+	if (chunk_max && (chunk_max < SREC_CHUNK_MIN ||
+			  chunk_max > SREC_CHUNK_LIMIT ||
+			  chunk_max % SCHEDREC_RECORD_ALIGN))
+		return -EINVAL;
+	if (opt->zlib_level < 0 || opt->zlib_level > 9)
+		return -EINVAL;
+	return 0;
+}
+
+static int setup_zlib(struct srecwriter *w)
+{
+	w->zstream.zalloc = zlib_alloc;
+	w->zstream.zfree = zlib_free;
+	w->zstream.opaque = w;
+	if (deflateInit(&w->zstream, w->zlib_level) != Z_OK)
+		return -ENOMEM;
+	w->zstream_ready = true;
+	w->zbuf_size = deflateBound(&w->zstream, w->chunk_max);
+	w->zbuf = w->allocator.alloc(w->zbuf_size, w->allocator.arg);
+	return w->zbuf ? 0 : -ENOMEM;
+}
+
+int srecwriter_open(struct srecwriter **wp, int fd,
+		    const struct srecwriter_options *opt)
+{
+	const struct srec_allocator *a = opt->allocator;
+	struct srecwriter *w;
+	int ret;
+
+	*wp = NULL;
+	ret = check_options(opt);
+	if (ret)
+		return ret;
+	if (!a)
+		a = &malloc_allocator;
+	w = writer_alloc(a, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->allocator = *a;
+	w->nr_cpus = opt->nr_cpus;
+	w->chunk_max = opt->chunk_max ? opt->chunk_max :
+		       SRECWRITER_CHUNK_DEFAULT;
+	w->zlib_level = opt->zlib_level;
+	w->cpus = writer_alloc(a, w->nr_cpus * sizeof(*w->cpus));
+	w->totals = writer_alloc(a, w->nr_cpus * sizeof(*w->totals));
+	ret = -ENOMEM;
+	if (!w->cpus || !w->totals)
+		goto fail;
+	if (w->zlib_level) {
+		ret = setup_zlib(w);
+		if (ret)
+			goto fail;
+	}
+	*wp = w;
+	return 0;
+fail:
+	srecwriter_close(w);
+	return ret;
+}
+
+void srecwriter_close(struct srecwriter *w)
+{
+	struct srec_allocator a;
+
+	if (!w)
+		return;
+	a = w->allocator;
+	if (w->zstream_ready)
+		deflateEnd(&w->zstream);
+	if (w->zbuf)
+		a.free(w->zbuf, w->zbuf_size, a.arg);
+	if (w->cpus)
+		a.free(w->cpus, w->nr_cpus * sizeof(*w->cpus), a.arg);
+	if (w->totals)
+		a.free(w->totals, w->nr_cpus * sizeof(*w->totals), a.arg);
+	a.free(w, sizeof(*w), a.arg);
+}
+
+/* Wait until @fd takes more: for a non-blocking descriptor. */
+static int wait_writable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+	while (poll(&pfd, 1, -1) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Write all of @iov (which it consumes); 0 or a sticky -errno. */
+static int write_all(struct srecwriter *w, struct iovec *iov, int count)
+{
+	while (count) {
+		ssize_t done = writev(w->fd, iov, count);
+		int err;
+
+		if (done < 0) {
+			err = errno;
+			if (err == EINTR)
+				continue;
+			if (err == EAGAIN && !wait_writable(w->fd))
+				continue;
+			w->error = -err;
+			return set_error(w, -err,
+					 "write failed after %llu bytes: %s",
+					 (unsigned long long)w->bytes,
+					 strerror(err));
+		}
+		w->bytes += done;
+		while (count && (size_t)done >= iov->iov_len) {
+			done -= iov->iov_len;
+			iov++;
+			count--;
+		}
+		if (count) {
+			iov->iov_base = (char *)iov->iov_base + done;
+			iov->iov_len -= done;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write one section: frame, @head (@head_len bytes, a multiple of 8), the
+ * @nr_pieces pieces of data, and the padding.
+ */
+static int write_section(struct srecwriter *w, uint16_t type,
+			 const void *head, uint32_t head_len,
+			 const struct iovec *pieces, int nr_pieces)
+{
+	static const unsigned char zeros[SREC_ALIGN];
+	struct iovec iov[SECTION_PIECES + 3];
+	struct srec_frame frame = {
+		.magic = SREC_MAGIC,
+		.type = type,
+		.head_len = head_len,
+	};
+	uint64_t data_len = 0;
+	uLong crc = crc32(0, Z_NULL, 0);
+	int count = 0, i;
+
+	if (w->error)
+		return w->error;
+	iov[count].iov_base = &frame;
+	iov[count++].iov_len = sizeof(frame);
+	if (head_len) {
+		iov[count].iov_base = (void *)head;
+		iov[count++].iov_len = head_len;
+	}
+	for (i = 0; i < nr_pieces; i++) {
+		if (!pieces[i].iov_len)
+			continue;
+		crc = crc32(crc, pieces[i].iov_base, pieces[i].iov_len);
+		data_len += pieces[i].iov_len;
+		iov[count++] = pieces[i];
+	}
+	if (data_len > SREC_DATA_MAX)
+		return set_error(w, -EINVAL,
+				 "section of %llu bytes is too long",
+				 (unsigned long long)data_len);
+	if (data_len % SREC_ALIGN) {
+		iov[count].iov_base = (void *)zeros;
+		iov[count++].iov_len = SREC_ALIGN - data_len % SREC_ALIGN;
+	}
+	frame.data_len = data_len;
+	frame.data_crc = crc;
+	crc = crc32(0, (const Bytef *)&frame, SREC_FRAME_CRC_LEN);
+	/* not crc32(crc, NULL, 0): that is 0, whatever crc was */
+	if (head_len)
+		crc = crc32(crc, head, head_len);
+	frame.head_crc = crc;
+	return write_all(w, iov, count);
+}
+
+/* Copy @src (NULL: nothing) into the zeroed @dst, NUL-terminated. */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	size_t len;
+
+	if (!src)
+		return;
+	len = strlen(src);
+	memcpy(dst, src, len < size ? len : size - 1);
+}
+
+/* The event table of include/uapi/schedrec.h, enabled per @mask. */
+static unsigned int abi_events(struct srec_event *table, uint32_t mask)
+{
+	static const char * const names[] = SCHEDREC_EVENT_NAMES;
+	static const char * const tracepoints[] = SCHEDREC_EVENT_TRACEPOINTS;
+	static const unsigned int sizes[] = SCHEDREC_RECORD_SIZES;
+	unsigned int id, count = 0;
+
+	for (id = 1; id <= SCHEDREC_REC_MAX; id++) {
+		struct srec_event *ev = &table[count++];
+
+		memset(ev, 0, sizeof(*ev));
+		ev->id = id;
+		ev->size = id < ARRAY_SIZE(sizes) ? sizes[id] : 0;
+		if (id >= SCHEDREC_EV_FIRST && id <= SCHEDREC_EV_LAST &&
+		    (mask & (1u << id)))
+			ev->flags = SREC_EVENT_F_ENABLED;
+		copy_name(ev->name, sizeof(ev->name), names[id]);
+		if (id < ARRAY_SIZE(tracepoints))
+			copy_name(ev->tracepoint, sizeof(ev->tracepoint),
+				  tracepoints[id]);
+	}
+	return count;
+}
+
+/* Learn record sizes from the event table, checking it as a reader will. */
+static int learn_events(struct srecwriter *w, const struct srec_event *events,
+			unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < 256; i++)
+		w->type_size[i] = -1;
+	for (i = 0; i < count; i++) {
+		const struct srec_event *ev = &events[i];
+
+		if (!ev->id || ev->id > 255 || w->type_size[ev->id] >= 0 ||
+		    ev->size % SCHEDREC_RECORD_ALIGN)
+			return set_error(w, -EINVAL,
+					 "event table entry %u (id %u, size %u) is invalid",
+					 i, ev->id, ev->size);
+		w->type_size[ev->id] = ev->size;
+	}
+	return 0;
+}
+
+/* A string of the FILE section: a piece of data and its reference. */
+static void add_string(struct srec_string *ref, const char *str,
+		       struct iovec *pieces, int *nr_pieces, uint32_t *off)
+{
+	size_t len = str ? strlen(str) : 0;
+
+	ref->off = *off;
+	ref->len = len;
+	pieces[*nr_pieces].iov_base = (void *)str;
+	pieces[*nr_pieces].iov_len = len;
+	(*nr_pieces)++;
+	*off += len;
+}
+
+static int write_file_section(struct srecwriter *w,
+			      const struct srecwriter_header *hdr)
+{
+	struct srec_file_head head = {
+		.major = SREC_FORMAT_MAJOR,
+		.minor = SREC_FORMAT_MINOR,
+		.abi_version = hdr->abi_version ? hdr->abi_version :
+			       SCHEDREC_ABI_VERSION,
+		.nr_cpus = w->nr_cpus,
+		.clock_id = CLOCK_MONOTONIC,
+		.start_mono_ns = hdr->start_mono_ns,
+		.start_real_ns = hdr->start_real_ns,
+		.chunk_max = w->chunk_max,
+		.drainer_cpu = hdr->drainer_cpu,
+		.drainer_pid = hdr->drainer_pid,
+		.drainer_tid = hdr->drainer_tid,
+		.event_mask = hdr->event_mask,
+		.mode = hdr->mode,
+		.buf_kb = hdr->buf_kb,
+		.flags = hdr->flags,
+	};
+	struct iovec pieces[SECTION_PIECES];
+	int nr_pieces = 0;
+	uint32_t off = 0;
+
+	if (!head.start_mono_ns && !head.start_real_ns) {
+		head.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
+		head.start_real_ns = clock_ns(CLOCK_REALTIME);
+	}
+	add_string(&head.release, hdr->release, pieces, &nr_pieces, &off);
+	add_string(&head.version, hdr->version, pieces, &nr_pieces, &off);
+	add_string(&head.machine, hdr->machine, pieces, &nr_pieces, &off);
+	add_string(&head.hostname, hdr->hostname, pieces, &nr_pieces, &off);
+	add_string(&head.online, hdr->online, pieces, &nr_pieces, &off);
+	add_string(&head.cmdline, hdr->cmdline, pieces, &nr_pieces, &off);
+	add_string(&head.filter, hdr->filter, pieces, &nr_pieces, &off);
+	return write_section(w, SREC_SEC_FILE, &head, sizeof(head),
+			     pieces, nr_pieces);
+}
+
+static int write_table(struct srecwriter *w, uint16_t type, const void *table,
+		       uint32_t count, uint32_t entry_size)
+{
+	struct srec_table_head head = {
+		.count = count,
+		.entry_size = entry_size,
+	};
+	struct iovec piece = {
+		.iov_base = (void *)table,
+		.iov_len = (size_t)count * entry_size,
+	};
+
+	return write_section(w, type, &head, sizeof(head), &piece, 1);
+}
+
+static int write_threads(struct srecwriter *w,
+			 const struct srec_thread *threads, size_t count)
+{
+	size_t done = 0;
+	int ret = 0;
+
+	while (!ret && done < count) {
+		size_t part = count - done;
+
+		if (part > SREC_THREADS_PER_SECTION)
+			part = SREC_THREADS_PER_SECTION;
+		ret = write_table(w, SREC_SEC_THREADS, threads + done, part,
+				  sizeof(*threads));
+		done += part;
+	}
+	return ret;
+}
+
+int srecwriter_write_header(struct srecwriter *w,
+			    const struct srecwriter_header *hdr)
+{
+	struct srec_event abi_table[SCHEDREC_REC_MAX];
+	const struct srec_event *events = hdr->events;
+	unsigned int nr_events = hdr->nr_events;
+	unsigned int cpu;
+	int ret;
+
+	if (w->error)
+		return w->error;
+	if (w->state != WRITER_OPEN)
+		return set_error(w, -EINVAL, "the header is already written");
+	if (!events) {
+		nr_events = abi_events(abi_table, hdr->event_mask);
+		events = abi_table;
+	}
+	ret = learn_events(w, events, nr_events);
+	if (ret)
+		return ret;
+	w->file_flags = hdr->flags;
+	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
+		ringreader_seq_init(&w->cpus[cpu].seq,
+				    hdr->flags & SREC_FILE_F_FROM_START ?
+				    0 : RINGREADER_SEQ_ANY);
+		w->totals[cpu].cpu = cpu;
+		w->totals[cpu].kernel_written = SREC_COUNT_UNKNOWN;
+		w->totals[cpu].kernel_lost = SREC_COUNT_UNKNOWN;
+	}
+	ret = write_file_section(w, hdr);
+	if (!ret)
+		ret = write_table(w, SREC_SEC_EVENTS, events, nr_events,
+				  sizeof(*events));
+	if (!ret)
+		ret = write_threads(w, hdr->threads, hdr->nr_threads);
+	if (!ret)
+		ret = write_section(w, SREC_SEC_HEADER_END, NULL, 0, NULL, 0);
+	if (!ret)
+		w->state = WRITER_RECORDING;
+	return ret;
+}
+
+/* Check every record of the buffer before anything is written. */
+static int check_records(struct srecwriter *w, unsigned int cpu,
+			 const unsigned char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		const struct schedrec_header *rec = (const void *)(buf + pos);
+		int expected;
+
+		if (len - pos < sizeof(*rec))
+			return set_error(w, -EBADMSG,
+					 "cpu %u: %zu bytes left at byte %zu, less than a record header",
+					 cpu, len - pos, pos);
+		expected = w->type_size[rec->type];
+		if (rec->size < sizeof(*rec) ||
+		    rec->size % SCHEDREC_RECORD_ALIGN || rec->size > len - pos)
+			return set_error(w, -EBADMSG,
+					 "cpu %u: record at byte %zu has size %u",
+					 cpu, pos, rec->size);
+		if (expected < 0 || (expected && rec->size != expected))
+			return set_error(w, -EBADMSG,
+					 "cpu %u: record at byte %zu has type %u and size %u, not in the event table",
+					 cpu, pos, rec->type, rec->size);
+		pos += rec->size;
+	}
+	return 0;
+}
+
+/*
+ * The records of one chunk: what its head says about them, and the CPU's
+ * sequence accounting after them in *@seq (a copy, kept if it is written).
+ * Returns the sequence numbers missing before them.
+ */
+static uint64_t describe_chunk(const unsigned char *buf, size_t len,
+			       struct ringreader_seq *seq,
+			       struct srec_chunk_head *head)
+{
+	uint64_t gaps = 0, lost_before = seq->lost;
+	size_t pos;
+
+	for (pos = 0; pos < len; ) {
+		const struct schedrec_header *rec = (const void *)(buf + pos);
+		uint64_t seq64;
+
+		pos += rec->size;
+		if (rec->type == SCHEDREC_REC_PAD)
+			continue;
+		gaps += ringreader_seq_account(seq, rec, &seq64);
+		if (!head->count++) {
+			head->first_seq = seq64;
+			head->first_ts = rec->ts;
+		}
+		head->last_seq = seq64;
+		head->last_ts = rec->ts;
+	}
+	head->lost = seq->lost - lost_before;
+	return gaps;
+}
+
+/* Compress @len bytes of records into zbuf; the compressed size, or 0. */
+static size_t compress_chunk(struct srecwriter *w, const void *buf, size_t len)
+{
+	z_stream *zs = &w->zstream;
+
+	if (deflateReset(zs) != Z_OK)
+		return 0;
+	zs->next_in = (Bytef *)buf;
+	zs->avail_in = len;
+	zs->next_out = w->zbuf;
+	zs->avail_out = w->zbuf_size;
+	if (deflate(zs, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	return zs->total_out;
+}
+
+static int write_chunk(struct srecwriter *w, unsigned int cpu,
+		       const unsigned char *buf, size_t len)
+{
+	struct srec_chunk_head head = {
+		.cpu = cpu,
+		.raw_len = len,
+	};
+	struct srec_cpu_total *total = &w->totals[cpu];
+	struct iovec piece = { .iov_base = (void *)buf, .iov_len = len };
+	struct ringreader_seq seq = w->cpus[cpu].seq;
+	uint64_t gaps;
+	int ret;
+
+	gaps = describe_chunk(buf, len, &seq, &head);
+	if (!head.count)
+		return 0;	/* only PAD */
+	if (w->zlib_level && len >= SRECWRITER_ZLIB_MIN) {
+		size_t packed = compress_chunk(w, buf, len);
+
+		/* data that does not shrink is stored as it is */
+		if (packed && packed < len) {
+			head.flags |= SREC_CHUNK_ZLIB;
+			piece.iov_base = w->zbuf;
+			piece.iov_len = packed;
+		}
+	}
+	head.filtered = w->cpus[cpu].pending_filtered;
+	ret = write_section(w, SREC_SEC_CHUNK, &head, sizeof(head), &piece, 1);
+	if (ret)
+		return ret;
+	w->cpus[cpu].seq = seq;
+	w->cpus[cpu].pending_filtered = 0;
+	total->chunks++;
+	total->records += head.count;
+	total->bytes += len;
+	total->lost += head.lost;
+	total->gaps += gaps;
+	w->chunks++;
+	w->rounds_idle = 0;
+	return 0;
+}
+
+int srecwriter_append(struct srecwriter *w, unsigned int cpu,
+		      const void *records, size_t len)
+{
+	const unsigned char *buf = records;
+	size_t start = 0, pos = 0;
+	int ret;
+
+	if (w->error)
+		return w->error;
+	if (w->state != WRITER_RECORDING || cpu >= w->nr_cpus)
+		return set_error(w, -EINVAL,
+				 w->state == WRITER_RECORDING ?
+				 "cpu %u out of range" :
+				 "cpu %u: append outside of a recording", cpu);
+	ret = check_records(w, cpu, buf, len);
+	if (ret)
+		return ret;
+	/* cut into chunks of at most chunk_max bytes, at record boundaries */
+	while (pos < len) {
+		const struct schedrec_header *rec = (const void *)(buf + pos);
+
+		if (pos + rec->size - start > w->chunk_max) {
+			ret = write_chunk(w, cpu, buf + start, pos - start);
+			if (ret)
+				return ret;
+			start = pos;
+		}
+		pos += rec->size;
+	}
+	if (pos > start)
+		ret = write_chunk(w, cpu, buf + start, pos - start);
+	return ret;
+}
+
+void srecwriter_filtered(struct srecwriter *w, unsigned int cpu,
+			 uint64_t count)
+{
+	if (cpu >= w->nr_cpus)
+		return;
+	w->cpus[cpu].pending_filtered += count;
+	w->totals[cpu].filtered += count;
+}
+
+int srecwriter_round(struct srecwriter *w, uint64_t start_ns)
+{
+	struct srec_sync_head head;
+	uint64_t horizon = w->round_start[0];
+	bool known = w->rounds >= 2;
+
+	if (w->error)
+		return w->error;
+	if (w->state != WRITER_RECORDING)
+		return set_error(w, -EINVAL, "round outside of a recording");
+	if (w->rounds && start_ns <= w->round_start[1])
+		return 0;	/* a clock that did not move says nothing */
+	w->round_start[0] = w->round_start[1];
+	w->round_start[1] = start_ns;
+	w->rounds++;
+	/* the chunks of a round are covered three rounds later */
+	if (w->rounds_idle >= 3)
+		return 0;
+	w->rounds_idle++;
+	if (!known || horizon <= w->horizon)
+		return 0;
+	w->horizon = horizon;
+	head.horizon_ns = horizon;
+	return write_section(w, SREC_SEC_SYNC, &head, sizeof(head), NULL, 0);
+}
+
+int srecwriter_write_trailer(struct srecwriter *w,
+			     const struct srecwriter_trailer *trailer)
+{
+	struct srec_trailer_head head = {
+		.end_mono_ns = trailer->end_mono_ns,
+		.end_real_ns = trailer->end_real_ns,
+		.chunks = w->chunks,
+		.count = w->nr_cpus,
+		.entry_size = sizeof(struct srec_cpu_total),
+	};
+	struct iovec piece = {
+		.iov_base = w->totals,
+		.iov_len = (size_t)w->nr_cpus * sizeof(*w->totals),
+	};
+	unsigned int cpu;
+	int ret;
+
+	if (w->error)
+		return w->error;
+	if (w->state != WRITER_RECORDING)
+		return set_error(w, -EINVAL, "trailer outside of a recording");
+	if (!head.end_mono_ns && !head.end_real_ns) {
+		head.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
+		head.end_real_ns = clock_ns(CLOCK_REALTIME);
+	}
+	for (cpu = 0; trailer->kernel && cpu < w->nr_cpus; cpu++) {
+		w->totals[cpu].kernel_written = trailer->kernel[cpu].written;
+		w->totals[cpu].kernel_lost = trailer->kernel[cpu].lost;
+	}
+	ret = write_section(w, SREC_SEC_TRAILER, &head, sizeof(head),
+			    &piece, 1);
+	if (!ret)
+		w->state = WRITER_DONE;
+	return ret;
+}
+
+const struct srec_cpu_total *srecwriter_totals(const struct srecwriter *w,
+					       unsigned int cpu)
+{
+	return cpu < w->nr_cpus ? &w->totals[cpu] : NULL;
+}
+
+uint64_t srecwriter_bytes(const struct srecwriter *w)
+{
+	return w->bytes;
+}
+
+const char *srecwriter_error(const struct srecwriter *w)
+{
+	return w->message;
+}

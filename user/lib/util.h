@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers every userspace file of schedrec may use. */
+#ifndef SCHEDREC_UTIL_H
+#define SCHEDREC_UTIL_H
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define __printf(fmt, args)	__attribute__((format(printf, fmt, args)))
+
+#endif /* SCHEDREC_UTIL_H */

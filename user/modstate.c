@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's settings as a whole: read, change in a safe order, restore.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "modstate.h"
+#include "procfile.h"
+#include "uapi/schedrec.h"
+
+int modstate_check(unsigned int *abi)
+{
+	char buf[256];
+	ssize_t len;
+
+	if (access(SCHEDREC_PROC_DIR, F_OK))
+		return -ENOENT;
+	len = procfile_read("format", buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	if (sscanf(buf, "abi_version %u", abi) != 1)
+		return -EPROTO;
+	return *abi == SCHEDREC_ABI_VERSION ? 0 : -EPROTO;
+}
+
+int modstate_read(struct modstate *st)
+{
+	struct procfile_stats stats;
+	int ret;
+
+	ret = procfile_stats_read(&stats);
+	if (ret)
+		return ret;
+	st->enabled = stats.enabled;
+	st->overwrite = stats.overwrite;
+	st->buf_kb = stats.buf_kb;
+	st->events = stats.events;
+	procfile_stats_free(&stats);
+	return 0;
+}
+
+static int set(const char *file, const char *value, const char **what)
+{
+	int ret = procfile_write(file, value);
+
+	if (ret)
+		*what = file;
+	return ret;
+}
+
+int modstate_apply(const struct modstate *want, const struct modstate *cur,
+		   const char **what)
+{
+	char value[32];
+	int ret;
+
+	if (cur->enabled) {
+		ret = set("enable", "0", what);
+		if (ret)
+			return ret;
+	}
+	if (want->overwrite != cur->overwrite) {
+		ret = set("mode", want->overwrite ? "overwrite" : "stream", what);
+		if (ret)
+			return ret;
+	}
+	if (want->buf_kb != cur->buf_kb) {
+		snprintf(value, sizeof(value), "%u", want->buf_kb);
+		ret = set("buf_kb", value, what);
+		if (ret)
+			return ret;
+	}
+	if (want->events != cur->events) {
+		snprintf(value, sizeof(value), "0x%x", want->events);
+		ret = set("events", value, what);
+		if (ret)
+			return ret;
+	}
+	if (want->enabled)
+		return set("enable", "1", what);
+	return 0;
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `schedrec record` options: parsing, checks and --help.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "recopt.h"
+#include "uapi/schedrec.h"
+
+static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+		"usage: schedrec record [OPTIONS] [-- COMMAND [ARGS...]]\n"
+		"       schedrec record --dump [-o FILE]\n"
+		"\n"
+		"Record scheduling events of every CPU into a trace file, until\n"
+		"COMMAND exits, -d passes, or Ctrl-C (SIGINT, SIGTERM, SIGHUP).\n"
+		"The module's settings are changed for the recording and put back\n"
+		"afterwards.  Needs root and schedrec.ko loaded.\n"
+		"\n"
+		"Options:\n"
+		"  -C, --cpu CPU        pin the drainer to CPU, its memory on CPU's\n"
+		"                       NUMA node (default: not pinned)\n"
+		"  -o, --output FILE    the trace, '-' for stdout (default schedrec.srec);\n"
+		"                       with '-', COMMAND's stdout goes to stderr\n"
+		"  -e, --events LIST    events to record, comma-separated, or 'all'\n"
+		"                       (default all): switch waking wakeup wakeup_new\n"
+		"                       migrate fork exec exit rename\n"
+		"  -d, --duration TIME  stop after TIME: 30, 1.5s, 500ms, 2m\n"
+		"  -p, --pid PID        keep only events of process PID's threads\n"
+		"                       (and switches and wakeups involving them)\n"
+		"      --tid TID        keep only events of thread TID\n"
+		"  -m, --buf-kb KB      per-CPU ring size in KiB, a power of two\n"
+		"                       (default: the module's buf_kb)\n"
+		"  -z, --compress[=N]   zlib-compress chunks, level N (default 1)\n"
+		"      --wait=MODE      poll: sleep in poll() until a ring is a quarter\n"
+		"                       full (default); spin: never sleep, for an\n"
+		"                       isolated CPU; adaptive: spin, then short naps\n"
+		"      --dump           dump the flight recorder: the rings of a module\n"
+		"                       recording in overwrite mode, oldest first;\n"
+		"                       recording pauses while it reads\n"
+		"  -q, --quiet          no status line, no summary unless events were lost\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"Exit status: 0 recorded, nothing lost; 1 recorded, but events were\n"
+		"lost (the summary says which CPUs lost how many and when); 2 wrong\n"
+		"usage; 3 could not record (module, permission, I/O).\n"
+		"\n"
+		"Examples:\n"
+		"  schedrec record -C 1 -o run.srec -- sleep 1\n"
+		"  schedrec record -C 1 -d 30 -o run.srec\n"
+		"  schedrec record -C 1 -e switch,waking,exit -p 1 -d 5 -o - | gzip > init.srec.gz\n"
+		"  echo overwrite > /proc/schedrec/mode; echo 1 > /proc/schedrec/enable\n"
+		"  schedrec record --dump -o crash.srec\n");
+}
+
+static int parse_events(const char *list, uint32_t *mask)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned int id;
+
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, list);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			*mask |= SCHEDREC_EV_ALL_MASK;
+			continue;
+		}
+		for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
+			if (!strcmp(tok, event_names[id]))
+				break;
+		if (id > SCHEDREC_EV_LAST)
+			return -EINVAL;
+		*mask |= 1u << id;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+/* "30", "1.5s", "500ms", "20us", "2m", "1h" */
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		double scale;
+	} units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		{ "m", 60e9 }, { "h", 3600e9 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v <= 0)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (!strcmp(end, units[i].suffix)) {
+			if (v * units[i].scale >= 1e18)
+				return -EINVAL;
+			*ns = v * units[i].scale;
+			return *ns ? 0 : -EINVAL;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+static void save_cmdline(struct recopt *o, int argc, char **argv)
+{
+	size_t len = 0;
+	int i, n;
+
+	for (i = 0; i < argc && len < sizeof(o->cmdline); i++) {
+		n = snprintf(o->cmdline + len, sizeof(o->cmdline) - len, "%s%s",
+			     i ? " " : "", argv[i]);
+		if (n < 0)
+			break;
+		len += n;
+	}
+}
+
+static int bad(const char *what, const char *value, const char *hint)
+{
+	cmd_error("record", 0, "bad %s '%s': %s", what, value, hint);
+	return -1;
+}
+
+int recopt_parse(struct recopt *o, int argc, char **argv)
+{
+	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP };
+	static const struct option longopts[] = {
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "buf-kb", required_argument, NULL, 'm' },
+		{ "compress", optional_argument, NULL, 'z' },
+		{ "wait", required_argument, NULL, OPT_WAIT },
+		{ "dump", no_argument, NULL, OPT_DUMP },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	unsigned long v;
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->output = "schedrec.srec";
+	o->events = SCHEDREC_EV_ALL_MASK;
+	save_cmdline(o, argc, argv);
+	argv[0] = "schedrec record";	/* for getopt's messages */
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+C:o:e:d:p:m:z::qh", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'C':
+			if (parse_uint(optarg, 65535, &v))
+				return bad("CPU", optarg, "give a CPU number, e.g. -C 3");
+			o->cpu = v;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'e':
+			if (parse_events(optarg, &o->events))
+				return bad("event list", optarg,
+					   "names from switch waking wakeup wakeup_new migrate fork exec exit rename, comma-separated, or all");
+			break;
+		case 'd':
+			if (parse_duration(optarg, &o->duration_ns))
+				return bad("duration", optarg, "e.g. 30, 1.5s, 500ms, 2m");
+			break;
+		case 'p':
+			if (parse_uint(optarg, 1u << 30, &v) || !v)
+				return bad("process id", optarg, "give a PID, e.g. -p 4242");
+			o->pid = v;
+			break;
+		case OPT_TID:
+			if (parse_uint(optarg, 1u << 30, &v) || !v)
+				return bad("thread id", optarg, "give a TID, e.g. --tid 4243");
+			o->tid = v;
+			break;
+		case 'm':
+			if (parse_uint(optarg, 262144, &v) || v < 4 ||
+			    (v & (v - 1)))
+				return bad("ring size", optarg, "a power of two from 4 to 262144 KiB");
+			o->buf_kb = v;
+			break;
+		case 'z':
+			o->zlib_level = 1;
+			if (optarg && (parse_uint(optarg, 9, &v) || !v))
+				return bad("compression level", optarg, "1 (fast) to 9 (small)");
+			if (optarg)
+				o->zlib_level = v;
+			break;
+		case OPT_WAIT:
+			if (!strcmp(optarg, "poll"))
+				o->wait = RECOPT_WAIT_POLL;
+			else if (!strcmp(optarg, "spin"))
+				o->wait = RECOPT_WAIT_SPIN;
+			else if (!strcmp(optarg, "adaptive"))
+				o->wait = RECOPT_WAIT_ADAPTIVE;
+			else
+				return bad("--wait mode", optarg, "poll, spin or adaptive");
+			break;
+		case OPT_DUMP:
+			o->dump = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			print_help(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "run 'schedrec record --help' for the options\n");
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (o->dump && (o->argv || o->duration_ns || o->pid || o->tid ||
+			o->buf_kb)) {
+		cmd_error("record", 0, "--dump takes only -o, -C, -z and -q: it saves what the rings already hold");
+		return -1;
+	}
+	if (o->pid && o->tid) {
+		cmd_error("record", 0, "give -p or --tid, not both");
+		return -1;
+	}
+	if (o->pid)
+		snprintf(o->filter_text, sizeof(o->filter_text), "pid %u",
+			 o->pid);
+	else if (o->tid)
+		snprintf(o->filter_text, sizeof(o->filter_text), "tid %u",
+			 o->tid);
+	return 0;
+}

@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec record: set the module up, drain every CPU's ring into a .srec
+ * trace until a command exits, a duration passes or a signal comes, then
+ * put the module back as it was and say what was recorded and lost.
+ *
+ * The drainer pins itself to one CPU (-C) and takes its memory from that
+ * CPU's NUMA node; after setup, the loop (wait, drain, write) allocates
+ * nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <numa.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "drain.h"
+#include "modstate.h"
+#include "procfile.h"
+#include "recopt.h"
+#include "srecsys.h"
+#include "srecwriter.h"
+#include "uapi/schedrec.h"
+
+#define STATUS_INTERVAL_NS	1000000000ull
+#define POLL_TIMEOUT_MS		100
+#define FENCE_INTERVAL_NS	20000000l
+
+/* the signal that asks us to stop, 0 until one came */
+static int stop_signal;
+
+static void on_signal(int sig)
+{
+	__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Memory for the drain loop: on the drainer's node when NUMA is there. */
+static int numa_node = -1;
+
+static void *node_alloc(size_t size)
+{
+	void *p;
+
+	if (numa_node >= 0) {
+		p = numa_alloc_onnode(size, numa_node);
+		if (p)
+			memset(p, 0, size);
+		return p;
+	}
+	return calloc(1, size);
+}
+
+static void *writer_alloc(size_t size, void *arg)
+{
+	(void)arg;
+	return node_alloc(size);
+}
+
+static void writer_free(void *p, size_t size, void *arg)
+{
+	(void)arg;
+	if (numa_node >= 0)
+		numa_free(p, size);
+	else
+		free(p);
+}
+
+static const struct srec_allocator node_allocator = {
+	.alloc = writer_alloc,
+	.free = writer_free,
+};
+
+struct recorder {
+	struct recopt opt;
+	struct modstate saved;	/* what to put back */
+	bool changed;		/* the module's settings were changed */
+	unsigned int nr_cpus;	/* possible CPUs: rings */
+	struct drainer d;
+	struct drain_filter filter;
+	struct srecwriter *w;
+	int out_fd;
+	pid_t child;
+	int child_status;
+	int go_fd;		/* the child execs once this is written */
+	uint64_t start_ns;
+	uint64_t records;
+	uint64_t status_at;
+	uint64_t *peak;		/* per CPU, highest fill seen, bytes */
+	bool header_written;
+	/* the fence thread: every record stamped before @fenced is visible */
+	pthread_t fence;
+	bool fence_running;
+	int fence_stop;
+	uint64_t fenced;
+};
+
+static int sink(void *arg, unsigned int cpu, const void *buf, size_t len,
+		uint64_t filtered)
+{
+	struct recorder *r = arg;
+
+	if (filtered)
+		srecwriter_filtered(r->w, cpu, filtered);
+	return srecwriter_append(r->w, cpu, buf, len);
+}
+
+/* The CPUs this kernel can have: the rings, one per possible CPU. */
+static int count_possible_cpus(unsigned int *count)
+{
+	unsigned int cpu = 0;
+	char path[64];
+
+	for (;;) {
+		snprintf(path, sizeof(path), SCHEDREC_PROC_DIR "/cpu/%u", cpu);
+		if (access(path, F_OK))
+			break;
+		cpu++;
+	}
+	*count = cpu;
+	return cpu ? 0 : -ENOENT;
+}
+
+static int pin(struct recorder *r)
+{
+	long nr_conf = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu = r->opt.cpu;
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= nr_conf) {
+		cmd_error("record", 0, "CPU %d does not exist (this machine has CPUs 0-%ld)",
+			  cpu, nr_conf - 1);
+		return -EINVAL;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		cmd_error("record", errno, "cannot pin the drainer to CPU %d%s",
+			  cpu, errno == EINVAL ? " (is it offline?)" : "");
+		return -errno;
+	}
+	if (numa_available() >= 0)
+		numa_node = numa_node_of_cpu(cpu);
+	return 0;
+}
+
+/* Run the command once told to; until then it waits on a pipe. */
+static int start_child(struct recorder *r, const cpu_set_t *affinity)
+{
+	int go[2];
+	char byte;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	r->child = fork();
+	if (r->child < 0)
+		return -errno;
+	if (!r->child) {
+		close(go[1]);
+		signal(SIGPIPE, SIG_DFL);
+		/* the trace owns stdout: the command's output goes to stderr */
+		if (!strcmp(r->opt.output, "-"))
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		sched_setaffinity(0, sizeof(*affinity), affinity);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		execvp(r->opt.argv[0], r->opt.argv);
+		fprintf(stderr, "schedrec record: cannot run %s: %s\n",
+			r->opt.argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	r->go_fd = go[1];
+	return 0;
+}
+
+static void release_child(struct recorder *r)
+{
+	if (r->go_fd >= 0) {
+		if (write(r->go_fd, "g", 1) != 1)
+			cmd_error("record", errno, "cannot start the command");
+		close(r->go_fd);
+		r->go_fd = -1;
+	}
+}
+
+static bool child_done(struct recorder *r)
+{
+	if (r->child <= 0)
+		return false;
+	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
+		r->child = -r->child;
+		return true;
+	}
+	return false;
+}
+
+static int open_rings(struct recorder *r)
+{
+	unsigned int cpu;
+	int ret;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		ret = ringreader_open(&r->d.cpu[cpu].rr, cpu);
+		if (ret) {
+			cmd_error("record", ret, "cannot map the ring of CPU %u%s",
+				  cpu, ret == -EBUSY ?
+				  " (another reader has it: is another schedrec record running?)" :
+				  "");
+			return ret;
+		}
+		r->d.cpu[cpu].open = true;
+	}
+	return 0;
+}
+
+static void close_rings(struct recorder *r)
+{
+	unsigned int cpu;
+
+	if (!r->d.cpu)
+		return;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (r->d.cpu[cpu].open)
+			ringreader_close(&r->d.cpu[cpu].rr);
+		r->d.cpu[cpu].open = false;
+	}
+}
+
+/* Note every ring's fill before draining; true if one is busy. */
+static bool note_fill(struct recorder *r)
+{
+	bool busy = false;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		const struct ringreader *rr = &r->d.cpu[cpu].rr;
+		uint64_t fill;
+
+		if (!r->d.cpu[cpu].open)
+			continue;
+		fill = __atomic_load_n(&rr->ctrl->head, __ATOMIC_RELAXED) -
+		       rr->ctrl->tail;
+		if (fill > r->peak[cpu])
+			r->peak[cpu] = fill;
+		if (fill >= rr->data_size / 8)
+			busy = true;
+	}
+	return busy;
+}
+
+static uint64_t lost_so_far(const struct recorder *r)
+{
+	uint64_t lost = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		lost += r->d.cpu[cpu].lost;
+	return lost;
+}
+
+static void print_status(struct recorder *r, uint64_t now, bool final)
+{
+	static uint64_t last_records, last_ns;
+	unsigned int cpu, peak_cpu = 0;
+	double peak_pct = 0, secs, rate;
+
+	if (r->opt.quiet || !isatty(STDERR_FILENO))
+		return;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		double p = 100.0 * r->peak[cpu] /
+			   (r->d.cpu[cpu].rr.data_size ?: 1);
+
+		if (p > peak_pct) {
+			peak_pct = p;
+			peak_cpu = cpu;
+		}
+	}
+	secs = (now - r->start_ns) / 1e9;
+	rate = now > last_ns ? (r->records - last_records) * 1e9 /
+	       (now - (last_ns ?: r->start_ns)) : 0;
+	fprintf(stderr, "\r%7.1f s  %9.0f events/s  %8.1f MB written  lost %llu  peak fill %.0f%% (CPU %u)\033[K%s",
+		secs, rate, srecwriter_bytes(r->w) / 1e6,
+		(unsigned long long)lost_so_far(r), peak_pct, peak_cpu,
+		final ? "\n" : "");
+	last_records = r->records;
+	last_ns = now;
+}
+
+/*
+ * Readers merge the CPUs of a trace by time up to the horizon of its SYNC
+ * sections, so a horizon must never pass a record still being written on
+ * some CPU.  /proc/schedrec/sync waits until every probe running when it
+ * was called has finished: read the clock, sync, and every record stamped
+ * before that reading is in the rings.  The drain loop passes the latest
+ * such time to the writer; a grace period takes milliseconds, so this runs
+ * in a thread of its own.
+ */
+static void *fence_thread(void *arg)
+{
+	struct timespec nap = { .tv_nsec = FENCE_INTERVAL_NS };
+	struct recorder *r = arg;
+	uint64_t t;
+
+	while (!__atomic_load_n(&r->fence_stop, __ATOMIC_RELAXED)) {
+		t = now_ns();
+		if (procfile_write("sync", "1"))
+			break;
+		__atomic_store_n(&r->fenced, t, __ATOMIC_RELEASE);
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+static int start_fence(struct recorder *r)
+{
+	int ret = pthread_create(&r->fence, NULL, fence_thread, r);
+
+	if (ret) {
+		cmd_error("record", ret, "cannot start the fence thread");
+		return -ret;
+	}
+	r->fence_running = true;
+	return 0;
+}
+
+static void stop_fence(struct recorder *r)
+{
+	if (!r->fence_running)
+		return;
+	__atomic_store_n(&r->fence_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(r->fence, NULL);
+	r->fence_running = false;
+}
+
+/* Block until a ring has data, the timeout passes, or a signal comes. */
+static void wait_for_data(struct recorder *r, int timeout_ms)
+{
+	struct pollfd fds[r->nr_cpus];
+	unsigned int cpu, n = 0;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (!r->d.cpu[cpu].open)
+			continue;
+		fds[n].fd = r->d.cpu[cpu].rr.fd;
+		fds[n].events = POLLIN;
+		n++;
+	}
+	poll(fds, n, timeout_ms);
+}
+
+/* How long the loop may wait, in ms, before something must be checked. */
+static int wait_budget(const struct recorder *r, uint64_t now)
+{
+	uint64_t left;
+
+	if (!r->opt.duration_ns)
+		return POLL_TIMEOUT_MS;
+	if (now >= r->start_ns + r->opt.duration_ns)
+		return 0;
+	left = (r->start_ns + r->opt.duration_ns - now) / 1000000 + 1;
+	return left < POLL_TIMEOUT_MS ? left : POLL_TIMEOUT_MS;
+}
+
+static void back_off(struct recorder *r, bool busy, unsigned int *idle,
+		     int budget)
+{
+	struct timespec nap;
+	unsigned int shift;
+
+	if (busy) {
+		*idle = 0;
+		return;
+	}
+	switch (r->opt.wait) {
+	case RECOPT_WAIT_POLL:
+		wait_for_data(r, budget);
+		break;
+	case RECOPT_WAIT_SPIN:
+		break;
+	case RECOPT_WAIT_ADAPTIVE:
+		/* spin a while, then naps doubling from 50 us to 6.4 ms */
+		if (++*idle < 64)
+			break;
+		shift = *idle - 64 < 7 ? *idle - 64 : 7;
+		nap.tv_sec = 0;
+		nap.tv_nsec = 50000l << shift;
+		nanosleep(&nap, NULL);
+		break;
+	}
+}
+
+static int drain_loop(struct recorder *r)
+{
+	unsigned int idle = 0;
+	int64_t ret;
+	uint64_t now;
+	bool busy;
+
+	for (;;) {
+		now = now_ns();
+		if (__atomic_load_n(&stop_signal, __ATOMIC_RELAXED) ||
+		    child_done(r) ||
+		    (r->opt.duration_ns && now >= r->start_ns + r->opt.duration_ns))
+			return 0;
+		busy = note_fill(r);
+		/* acquire: pairs with the fence thread, before the heads */
+		ret = srecwriter_round(r->w, __atomic_load_n(&r->fenced,
+							     __ATOMIC_ACQUIRE));
+		if (!ret)
+			ret = drain_round(&r->d, now);
+		if (ret < 0)
+			return ret;
+		r->records += ret;
+		if (now >= r->status_at) {
+			print_status(r, now, false);
+			r->status_at = now + STATUS_INTERVAL_NS;
+		}
+		back_off(r, busy, &idle, wait_budget(r, now));
+	}
+}
+
+/* After recording stopped: everything left, then the filtered counts. */
+static int drain_rest(struct recorder *r)
+{
+	int64_t ret;
+
+	note_fill(r);
+	ret = srecwriter_round(r->w, now_ns());
+	if (!ret)
+		ret = drain_round(&r->d, UINT64_MAX);
+	if (ret < 0)
+		return ret;
+	r->records += ret;
+	return drain_flush(&r->d);
+}
+
+static int write_header(struct recorder *r, const struct modstate *st,
+			uint32_t flags)
+{
+	struct srecwriter_header hdr = {
+		.drainer_cpu = r->opt.cpu < 0 ? UINT32_MAX : (uint32_t)r->opt.cpu,
+		.drainer_pid = getpid(),
+		.drainer_tid = syscall(SYS_gettid),
+		.event_mask = st->events,
+		.mode = st->overwrite ? SCHEDREC_MODE_OVERWRITE :
+					SCHEDREC_MODE_STREAM,
+		.buf_kb = st->buf_kb,
+		.flags = flags,
+		.cmdline = r->opt.cmdline,
+		.filter = r->opt.filter_text,
+	};
+	struct srecsys sys;
+	int ret;
+
+	ret = srecsys_read(&sys, NULL);
+	if (ret) {
+		cmd_error("record", ret, "cannot read the thread list in /proc");
+		return ret;
+	}
+	srecsys_fill_header(&sys, &hdr);
+	r->start_ns = sys.start_mono_ns;
+	ret = srecwriter_write_header(r->w, &hdr);
+	r->header_written = !ret;
+	srecsys_free(&sys);
+	return ret;
+}
+
+static int write_trailer(struct recorder *r)
+{
+	struct srecwriter_kernel_count *counts;
+	struct srecwriter_trailer tr = { 0 };
+	struct procfile_stats st;
+	unsigned int cpu;
+	int ret;
+
+	counts = calloc(r->nr_cpus, sizeof(*counts));
+	if (counts && !procfile_stats_read(&st)) {
+		for (cpu = 0; cpu < r->nr_cpus && cpu < st.nr_cpus; cpu++) {
+			counts[cpu].written = st.cpu[cpu].written;
+			counts[cpu].lost = st.cpu[cpu].lost;
+		}
+		tr.kernel = counts;
+		procfile_stats_free(&st);
+	}
+	ret = srecwriter_write_trailer(r->w, &tr);
+	free(counts);
+	return ret;
+}
+
+static int setup_filter(struct recorder *r)
+{
+	struct drain_filter *f = &r->filter;
+	struct srec_thread *threads;
+	uint64_t pid_max = 4194304;
+	size_t n, i;
+	int ret;
+
+	if (!r->opt.pid && !r->opt.tid)
+		return 0;
+	procfile_read_u64("/proc/sys/kernel/pid_max", &pid_max);
+	f->nr_tids = pid_max + 1;
+	f->tids = node_alloc((f->nr_tids + 63) / 64 * 8);
+	if (!f->tids)
+		return -ENOMEM;
+	f->tgid = r->opt.pid;
+	f->tid = r->opt.tid;
+	if (f->tid)
+		drain_filter_add(f, f->tid);
+	if (f->tgid) {
+		drain_filter_add(f, f->tgid);
+		ret = srecsys_threads(NULL, &threads, &n);
+		if (ret)
+			return ret;
+		for (i = 0; i < n; i++)
+			if (threads[i].tgid == f->tgid)
+				drain_filter_add(f, threads[i].tid);
+		free(threads);
+	}
+	r->d.filter = f;
+	return 0;
+}
+
+static int open_output(struct recorder *r)
+{
+	const char *path = r->opt.output;
+
+	if (!strcmp(path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			cmd_error("record", 0, "will not write a binary trace to a terminal; redirect stdout or use -o FILE");
+			return -EINVAL;
+		}
+		r->out_fd = STDOUT_FILENO;
+		return 0;
+	}
+	r->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->out_fd < 0) {
+		cmd_error("record", errno, "cannot create %s", path);
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Sequence numbers of @t neither delivered, nor counted by a LOST record,
+ * nor left out by the filter: lost without a trace.
+ */
+static uint64_t unexplained(const struct srec_cpu_total *t)
+{
+	return t->gaps > t->filtered ? t->gaps - t->filtered : 0;
+}
+
+/* The writer's totals over every CPU; gaps: the unexplained ones. */
+static struct srec_cpu_total sum_totals(const struct recorder *r)
+{
+	struct srec_cpu_total sum = { 0 };
+	const struct srec_cpu_total *t;
+	unsigned int cpu;
+
+	for (cpu = 0; r->w && cpu < r->nr_cpus; cpu++) {
+		t = srecwriter_totals(r->w, cpu);
+		if (!t)
+			continue;
+		sum.records += t->records;
+		sum.lost += t->lost;
+		sum.gaps += unexplained(t);
+		sum.filtered += t->filtered;
+	}
+	return sum;
+}
+
+static void print_summary(struct recorder *r, uint64_t end_ns)
+{
+	struct srec_cpu_total sum = sum_totals(r);
+	uint64_t lost = sum.lost, missing = sum.gaps;
+	uint64_t kept = sum.records, filtered = sum.filtered;
+	double secs = (end_ns - r->start_ns) / 1e9;
+	const struct srec_cpu_total *t;
+	unsigned int cpu;
+
+	if (r->opt.quiet && !lost && !missing)
+		return;
+	fprintf(stderr, "schedrec record: %llu events from %u CPUs in %.2f s, %.1f MB to %s",
+		(unsigned long long)kept, r->nr_cpus, secs,
+		srecwriter_bytes(r->w) / 1e6,
+		strcmp(r->opt.output, "-") ? r->opt.output : "stdout");
+	if (filtered)
+		fprintf(stderr, " (%llu left out by the filter)",
+			(unsigned long long)filtered);
+	fprintf(stderr, "\n");
+	if (!lost && !missing) {
+		fprintf(stderr, "schedrec record: no event lost\n");
+		return;
+	}
+	fprintf(stderr, "schedrec record: LOST %llu events%s; per CPU:\n",
+		(unsigned long long)(lost + missing),
+		" (raise buf_kb with -m, record fewer events with -e, or drain on an idle CPU)");
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		const struct drain_cpu *c = &r->d.cpu[cpu];
+
+		t = srecwriter_totals(r->w, cpu);
+		if (!t || (!t->lost && !unexplained(t)))
+			continue;
+		fprintf(stderr, "  CPU %u: %llu lost", cpu,
+			(unsigned long long)(t->lost + unexplained(t)));
+		if (c->lost)
+			fprintf(stderr, " between +%.3f s and +%.3f s",
+				((int64_t)(c->first_lost_ts - r->start_ns)) / 1e9,
+				((int64_t)(c->last_lost_ts - r->start_ns)) / 1e9);
+		fprintf(stderr, "\n");
+	}
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int check_module(void)
+{
+	unsigned int abi = 0;
+	int ret = modstate_check(&abi);
+
+	if (ret == -ENOENT)
+		cmd_error("record", 0, "schedrec.ko is not loaded: insmod kmod/schedrec.ko (or modprobe schedrec)");
+	else if (ret == -EPROTO)
+		cmd_error("record", 0, "the loaded module speaks ABI %u, this tool ABI %u: use the tools built with that module",
+			  abi, SCHEDREC_ABI_VERSION);
+	else if (ret)
+		cmd_error("record", ret, "cannot read %s%s", SCHEDREC_PROC_DIR,
+			  ret == -EACCES ? " (run as root)" : "");
+	return ret;
+}
+
+static int restore_module(struct recorder *r)
+{
+	struct modstate cur;
+	const char *what = "";
+	int ret;
+
+	if (!r->changed)
+		return 0;
+	ret = modstate_read(&cur);
+	if (!ret)
+		ret = modstate_apply(&r->saved, &cur, &what);
+	if (ret)
+		cmd_error("record", ret, "could not restore /proc/schedrec/%s", what);
+	return ret;
+}
+
+/* The drainer, the writer and the filter; all the loop's memory. */
+static int setup_drainer(struct recorder *r)
+{
+	int ret;
+
+	ret = pin(r);
+	if (ret)
+		return ret;
+	ret = srecwriter_open(&r->w, r->out_fd, &(struct srecwriter_options){
+		.nr_cpus = r->nr_cpus, .zlib_level = r->opt.zlib_level,
+		.allocator = &node_allocator });
+	if (!ret)
+		ret = drain_init(&r->d, r->nr_cpus, SRECWRITER_CHUNK_DEFAULT,
+				 node_alloc);
+	if (!ret)
+		ret = setup_filter(r);
+	r->peak = node_alloc(r->nr_cpus * sizeof(*r->peak));
+	if (!ret && !r->peak)
+		ret = -ENOMEM;
+	if (ret)
+		cmd_error("record", ret, "cannot set the drainer up");
+	r->d.sink = sink;
+	r->d.sink_arg = r;
+	return ret;
+}
+
+/*
+ * --dump: freeze the flight recorder (recording off), save every ring from
+ * its oldest record, and let restore_module() turn recording back on.
+ */
+static int dump(struct recorder *r)
+{
+	int ret;
+
+	if (!r->saved.overwrite) {
+		cmd_error("record", 0, "--dump reads a flight recorder, but the module is in stream mode; set it up first: echo overwrite > %s/mode; echo 1 > %s/enable",
+			  SCHEDREC_PROC_DIR, SCHEDREC_PROC_DIR);
+		return -EINVAL;
+	}
+	if (r->saved.enabled) {
+		r->changed = true;
+		ret = procfile_write("enable", "0");
+		if (ret) {
+			cmd_error("record", ret, "cannot stop recording");
+			return ret;
+		}
+	}
+	ret = setup_drainer(r);
+	if (!ret)
+		ret = open_rings(r);
+	if (!ret)
+		ret = write_header(r, &r->saved, 0);
+	if (!ret)
+		ret = drain_rest(r);
+	if (!ret)
+		ret = write_trailer(r);
+	return ret;
+}
+
+/* Recording proper: the module is ours until restore_module(). */
+static int record(struct recorder *r)
+{
+	struct modstate want = r->saved, cur;
+	cpu_set_t affinity;
+	const char *what = "";
+	int ret;
+
+	if (r->saved.enabled) {
+		cmd_error("record", 0, "recording is already on (another schedrec record? or echo 0 > %s/enable)",
+			  SCHEDREC_PROC_DIR);
+		return -EBUSY;
+	}
+	want.enabled = false;
+	want.overwrite = false;
+	if (r->opt.buf_kb)
+		want.buf_kb = r->opt.buf_kb;
+	want.events = r->opt.events;
+	r->changed = true;
+	ret = modstate_apply(&want, &r->saved, &what);
+	if (ret) {
+		cmd_error("record", ret, "cannot set /proc/schedrec/%s%s", what,
+			  ret == -EINVAL && !strcmp(what, "buf_kb") ?
+			  " (-m takes a power of two from 4 to 262144)" : "");
+		return ret;
+	}
+	/* the command runs where we could before we pinned ourselves */
+	sched_getaffinity(0, sizeof(affinity), &affinity);
+	ret = setup_drainer(r);
+	if (!ret)
+		ret = open_rings(r);
+	if (ret)
+		return ret;
+	if (r->opt.argv) {
+		ret = start_child(r, &affinity);
+		if (ret) {
+			cmd_error("record", ret, "cannot start %s", r->opt.argv[0]);
+			return ret;
+		}
+	}
+	ret = procfile_write("enable", "1");
+	if (ret) {
+		cmd_error("record", ret, "cannot start recording");
+		return ret;
+	}
+	ret = modstate_read(&cur);
+	if (!ret)
+		ret = write_header(r, &cur, SREC_FILE_F_FROM_START |
+				   (r->d.filter ? SREC_FILE_F_FILTERED : 0));
+	if (ret)
+		return ret;
+	ret = start_fence(r);
+	if (ret)
+		return ret;
+	release_child(r);
+	ret = drain_loop(r);
+	stop_fence(r);
+	procfile_write("enable", "0");
+	if (!ret)
+		ret = drain_rest(r);
+	print_status(r, now_ns(), true);
+	if (!ret)
+		ret = write_trailer(r);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r = { .out_fd = -1, .go_fd = -1 };
+	bool lost = false;
+	int ret, status;
+
+	ret = recopt_parse(&r.opt, argc, argv);
+	if (ret)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_module() || count_possible_cpus(&r.nr_cpus) ||
+	    modstate_read(&r.saved))
+		return EXIT_FAIL;
+	if (open_output(&r))
+		return EXIT_FAIL;
+	install_signals();
+	ret = r.opt.dump ? dump(&r) : record(&r);
+	if (ret && r.w && *srecwriter_error(r.w))
+		cmd_error("record", 0, "%s", srecwriter_error(r.w));
+	if (r.go_fd >= 0)
+		close(r.go_fd);	/* a waiting command exits */
+	close_rings(&r);
+	if (restore_module(&r) && !ret)
+		ret = -EIO;
+	if (r.child > 0) {
+		kill(r.child, SIGTERM);
+		waitpid(r.child, &r.child_status, 0);
+	}
+	if (r.w) {
+		struct srec_cpu_total sum = sum_totals(&r);
+
+		lost = sum.lost || sum.gaps;
+		if (!ret)
+			print_summary(&r, now_ns());
+		srecwriter_close(r.w);
+		r.w = NULL;
+	}
+	if (r.out_fd > STDOUT_FILENO && close(r.out_fd) && !ret) {
+		cmd_error("record", errno, "cannot close %s", r.opt.output);
+		ret = -errno;
+	}
+	/* a file that never got a header holds nothing: do not leave it */
+	if (ret && r.out_fd > STDOUT_FILENO && !r.header_written)
+		unlink(r.opt.output);
+	if (ret)
+		return EXIT_FAIL;
+	if (r.opt.argv && r.child) {
+		status = r.child_status;
+		if (WIFEXITED(status) && WEXITSTATUS(status))
+			fprintf(stderr, "schedrec record: %s exited with status %d\n",
+				r.opt.argv[0], WEXITSTATUS(status));
+		else if (WIFSIGNALED(status))
+			fprintf(stderr, "schedrec record: %s killed by signal %d\n",
+				r.opt.argv[0], WTERMSIG(status));
+	}
+	return lost ? EXIT_LOST : EXIT_OK;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec: the front command.  `schedrec VERB [options]` runs a verb; each
+ * verb lives in a file of its own and parses its own options.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "uapi/schedrec.h"
+
+struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct verb verbs[] = {
+	{ "record", cmd_record, "record scheduling events into a trace file" },
+	{ "status", cmd_status, "show the module's state and per-CPU counters" },
+};
+
+void cmd_error(const char *verb, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "schedrec %s: ", verb);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputc('\n', stderr);
+}
+
+static void print_help(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"usage: schedrec VERB [OPTIONS]\n"
+		"       schedrec VERB --help\n"
+		"\n"
+		"Why were my threads not on a CPU?  schedrec records every\n"
+		"scheduling event through schedrec.ko and reports on them.\n"
+		"\n"
+		"Verbs:\n");
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		fprintf(out, "  %-8s %s\n", verbs[i].name, verbs[i].summary);
+	fprintf(out,
+		"\n"
+		"Examples:\n"
+		"  schedrec status\n"
+		"  schedrec record -C 1 -o run.srec -- sleep 1\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help     this text\n"
+		"  -V, --version  the tool's version and trace ABI version\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("schedrec %s (ABI %u)\n", SCHEDREC_VERSION,
+		       SCHEDREC_ABI_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(argv[1], verbs[i].name))
+			return verbs[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "schedrec: unknown verb '%s'; run 'schedrec --help' for the list\n",
+		argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec status: is the module loaded, what does it record, and how full
+ * and lossy is each CPU's ring.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "modstate.h"
+#include "procfile.h"
+#include "uapi/schedrec.h"
+
+static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+		"usage: schedrec status\n"
+		"\n"
+		"Show whether schedrec.ko is loaded, its settings (recording on or\n"
+		"off, stream or overwrite mode, ring size, events) and per CPU:\n"
+		"  written      records written to the ring since recording began\n"
+		"  lost         events dropped because the ring was full (stream)\n"
+		"  overwritten  records the ring forgot to make room (overwrite)\n"
+		"  fill         bytes waiting for a reader, as %% of the ring\n"
+		"  peak         the highest fill seen, as %% of the ring\n"
+		"\n"
+		"Exit status: 0 loaded, 3 not loaded or not readable.\n"
+		"\n"
+		"Example:\n"
+		"  schedrec status\n");
+}
+
+static void print_events(uint32_t mask)
+{
+	unsigned int id;
+	const char *sep = "";
+
+	printf("events:    ");
+	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++) {
+		if (mask & (1u << id)) {
+			printf("%s%s", sep, event_names[id]);
+			sep = " ";
+		}
+	}
+	printf("%s (mask 0x%x)\n", *sep ? "" : "none", mask);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct procfile_stats st;
+	unsigned int abi = 0, cpu;
+	uint64_t ring;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			print_help(stdout);
+			return EXIT_OK;
+		}
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		cmd_error("status", 0, "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	ret = modstate_check(&abi);
+	if (ret == -ENOENT) {
+		printf("module:    not loaded (insmod kmod/schedrec.ko, or modprobe schedrec)\n");
+		return EXIT_FAIL;
+	}
+	if (ret == -EPROTO) {
+		cmd_error("status", 0, "the loaded module speaks ABI %u, this tool ABI %u: use the tools built with that module",
+			  abi, SCHEDREC_ABI_VERSION);
+		return EXIT_FAIL;
+	}
+	if (!ret)
+		ret = procfile_stats_read(&st);
+	if (ret) {
+		cmd_error("status", ret, "cannot read %s%s",
+			  SCHEDREC_PROC_DIR,
+			  ret == -EACCES ? " (run as root)" : "");
+		return EXIT_FAIL;
+	}
+	ring = (uint64_t)st.buf_kb * 1024;
+	printf("module:    loaded, ABI %u\n", abi);
+	printf("recording: %s, %s mode, %u KiB ring per CPU\n",
+	       st.enabled ? "on" : "off",
+	       st.overwrite ? "overwrite" : "stream", st.buf_kb);
+	print_events(st.events);
+	printf("\n%4s %14s %12s %12s %7s %7s\n", "cpu", "written", "lost",
+	       "overwritten", "fill", "peak");
+	for (cpu = 0; cpu < st.nr_cpus; cpu++) {
+		const struct procfile_cpu_stats *c = &st.cpu[cpu];
+
+		printf("%4u %14llu %12llu %12llu %6.1f%% %6.1f%%\n", cpu,
+		       (unsigned long long)c->written,
+		       (unsigned long long)c->lost,
+		       (unsigned long long)c->overwritten,
+		       pct(c->head - c->tail, ring), pct(c->peak, ring));
+	}
+	procfile_stats_free(&st);
+	return EXIT_OK;
+}
