@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ring.h"
@@ -19,6 +20,7 @@ struct rig_run {
 	struct drainrig *rig;
 	struct schedrec_ring *ring;
 	struct srecwriter *w;
+	int producing;		/* the producer still writes records */
 	int done;		/* the producer stopped the ring */
 	int draining;		/* the drainer still runs */
 };
@@ -73,6 +75,7 @@ static void *producer(void *arg)
 		produce(run->ring, i);
 	}
 	rig->produced = i;
+	__atomic_store_n(&run->producing, 0, __ATOMIC_RELEASE);
 	/* like disabling once the reader caught up: the owed LOST fits */
 	while (__atomic_load_n(&run->draining, __ATOMIC_ACQUIRE) &&
 	       READ_ONCE(run->ring->ctrl->tail) != run->ring->head)
@@ -113,6 +116,7 @@ static void *drainer(void *arg)
 	struct drainrig *rig = run->rig;
 	struct srecwriter_header hdr = { .drainer_cpu = 1 };
 	struct srecwriter_trailer tr = { 0 };
+	struct timespec nap = { .tv_nsec = 20000 };
 	struct drainer d = { 0 };
 	uint64_t start, now;
 	int64_t ret;
@@ -132,13 +136,24 @@ static void *drainer(void *arg)
 	d.sink_arg = run;
 	start = now_ns();
 	while (!ret && !__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
+		/*
+		 * Like schedrec record, which sleeps in poll() until a ring
+		 * is a quarter full and drains without waiting while one is
+		 * an eighth full: whole batches, not a record at a time.
+		 * Once the producer stops, it waits for the ring to empty.
+		 * A plain read of head will do: drain_round() reads it again.
+		 */
+		if (__atomic_load_n(&run->producing, __ATOMIC_ACQUIRE) &&
+		    READ_ONCE(run->ring->ctrl->head) -
+		    READ_ONCE(run->ring->ctrl->tail) < rig->ring_size / 8) {
+			nanosleep(&nap, NULL);
+			continue;
+		}
 		now = now_ns();
 		/* one producer, no probe in flight across a pass: now is safe */
 		ret = srecwriter_round(run->w, now);
 		if (!ret)
 			ret = drain_round(&d, now);
-		if (!ret)
-			sched_yield();
 		ret = ret < 0 ? ret : 0;
 	}
 	__atomic_store_n(&run->draining, 0, __ATOMIC_RELEASE);
@@ -164,7 +179,7 @@ static void *drainer(void *arg)
 
 int drainrig_run(struct drainrig *rig)
 {
-	struct rig_run run = { .rig = rig, .draining = 1 };
+	struct rig_run run = { .rig = rig, .producing = 1, .draining = 1 };
 	pthread_t p, c;
 
 	if (schedrec_rings_alloc(rig->ring_size))
