@@ -28,8 +28,17 @@ int schedrec_set_enabled(bool on)
 	int ret;
 
 	lockdep_assert_held(&schedrec.lock);
-	if (schedrec.enabled == on)
+	if (schedrec.enabled && on)
 		return 0;
+	if (!schedrec.enabled && !on) {
+		/*
+		 * Stopped already: write the LOST records still owed where a
+		 * reader has made room since, so a drainer that empties the
+		 * rings after the stop can account for every lost event.
+		 */
+		schedrec_rings_stop();
+		return 0;
+	}
 	if (on) {
 		schedrec_rings_reset(schedrec.mode);
 		WRITE_ONCE(schedrec.enabled, true);
@@ -79,9 +88,11 @@ static int event_id(const char *name)
 {
 	unsigned int id;
 
+	/* a tracepoint names its first event: sched_switch is switch */
 	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
-		if (!strcmp(name, schedrec_event_names[id]) ||
-		    !strcmp(name, schedrec_event_tracepoints[id]))
+		if (SCHEDREC_EV_IS_EVENT(id) &&
+		    (!strcmp(name, schedrec_event_names[id]) ||
+		     !strcmp(name, schedrec_event_tracepoints[id])))
 			return id;
 	return -EINVAL;
 }
@@ -89,7 +100,8 @@ static int event_id(const char *name)
 /*
  * Tokens, left to right: "all", "none", a hex mask, "+name", "-name", or a
  * bare name.  The first bare name starts from an empty mask, so
- * "switch waking" means exactly those two.
+ * "switch waking" means exactly those two.  "all" is every event but the
+ * optional ones (stack), which only their name enables.
  */
 static int events_parse(char *buf, u32 *mask)
 {
@@ -108,7 +120,7 @@ static int events_parse(char *buf, u32 *mask)
 			val = 0;
 		} else if (!strncmp(token, "0x", 2)) {
 			if (kstrtou32(token, 16, &val) ||
-			    (val & ~SCHEDREC_EV_ALL_MASK))
+			    (val & ~SCHEDREC_EV_VALID_MASK))
 				return -EINVAL;
 		} else if (*token == '+' || *token == '-') {
 			id = event_id(token + 1);
@@ -140,10 +152,11 @@ static int events_show(struct seq_file *m, void *v)
 	unsigned int id;
 
 	for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
-		seq_printf(m, "%2u %-10s %-20s %s\n", id,
-			   schedrec_event_names[id],
-			   schedrec_event_tracepoints[id],
-			   mask & BIT(id) ? "on" : "off");
+		if (SCHEDREC_EV_IS_EVENT(id))
+			seq_printf(m, "%2u %-10s %-20s %s\n", id,
+				   schedrec_event_names[id],
+				   schedrec_event_tracepoints[id],
+				   mask & BIT(id) ? "on" : "off");
 	seq_printf(m, "mask 0x%x\n", mask);
 	return 0;
 }
@@ -248,10 +261,12 @@ static int stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* @count: for an array, the field holding its length; else NULL */
 struct format_field {
 	const char *name;
 	unsigned int offset;
 	unsigned int size;
+	const char *count;
 };
 
 #define FIELD(type, member) \
@@ -293,10 +308,20 @@ static const struct format_field lost_fields[] = {
 	FIELD(schedrec_lost, last_ts), { NULL }
 };
 
+/* @ips is an array of @nr entries of 8 bytes: "ips:24:8[nr]" */
+static const struct format_field stack_fields[] = {
+	FIELD(schedrec_stack, tid), FIELD(schedrec_stack, nr),
+	{ "ips", offsetof(struct schedrec_stack, ips), sizeof(__u64), "nr" },
+	{ NULL }
+};
+
 static void format_fields(struct seq_file *m, const struct format_field *f)
 {
-	for (; f->name; f++)
+	for (; f && f->name; f++) {
 		seq_printf(m, " %s:%u:%u", f->name, f->offset, f->size);
+		if (f->count)
+			seq_printf(m, "[%s]", f->count);
+	}
 	seq_putc(m, '\n');
 }
 
@@ -312,6 +337,8 @@ static const struct format_field *const record_fields[] = {
 	[SCHEDREC_EV_EXIT] = task_fields,
 	[SCHEDREC_EV_RENAME] = task_fields,
 	[SCHEDREC_REC_LOST] = lost_fields,
+	[SCHEDREC_REC_PAD] = NULL,
+	[SCHEDREC_EV_STACK] = stack_fields,
 };
 
 static int format_show(struct seq_file *m, void *v)
@@ -324,17 +351,21 @@ static int format_show(struct seq_file *m, void *v)
 	seq_printf(m, "record_align %u\n", SCHEDREC_RECORD_ALIGN);
 	seq_printf(m, "flag preempt 0x%x\nflag irq 0x%x\n",
 		   SCHEDREC_F_PREEMPT, SCHEDREC_F_IRQ);
+	seq_printf(m, "stack_max_depth %u\n", SCHEDREC_STACK_MAX_DEPTH);
 	seq_printf(m, "header size=%zu", sizeof(struct schedrec_header));
 	format_fields(m, header_fields);
-	for (type = SCHEDREC_EV_FIRST; type < SCHEDREC_REC_PAD; type++) {
-		seq_printf(m, "record %u %s %s size=%u", type,
+	/* a size of 0 in the ABI's table: the record says its own */
+	for (type = SCHEDREC_EV_FIRST; type <= SCHEDREC_REC_MAX; type++) {
+		seq_printf(m, "record %u %s %s ", type,
 			   schedrec_event_names[type],
-			   type <= SCHEDREC_EV_LAST ?
-			   schedrec_event_tracepoints[type] : "-",
-			   schedrec_record_sizes[type]);
+			   SCHEDREC_EV_IS_EVENT(type) ?
+			   schedrec_event_tracepoints[type] : "-");
+		if (schedrec_record_sizes[type])
+			seq_printf(m, "size=%u", schedrec_record_sizes[type]);
+		else
+			seq_puts(m, "size=variable");
 		format_fields(m, record_fields[type]);
 	}
-	seq_printf(m, "record %u pad - size=variable\n", SCHEDREC_REC_PAD);
 	return 0;
 }
 

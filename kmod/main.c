@@ -77,4 +77,5 @@ module_init(schedrec_init);
 module_exit(schedrec_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Per-CPU lock-free recorder of scheduling events");
-MODULE_VERSION("0.1");
+/* /sys/module/schedrec/version; SCHEDREC_VERSION comes from VERSION */
+MODULE_VERSION(SCHEDREC_VERSION);

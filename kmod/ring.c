@@ -72,7 +72,7 @@ static void *ring_place(struct schedrec_ring *ring, u64 ts, u8 type,
 	struct schedrec_header *hdr;
 
 	if (size > to_end) {
-		/* to_end < size <= 48 here, so it fits the u16 size field */
+		/* to_end < size <= SCHEDREC_STACK_MAX_SIZE: a u16 holds it */
 		ring_write_header(ring->data + pos, ts, 0, to_end,
 				  SCHEDREC_REC_PAD, 0);
 		head += to_end;
@@ -153,10 +153,9 @@ static void ring_count_drop(struct schedrec_ring *ring, u64 ts)
 	WRITE_ONCE(ring->ctrl->lost, ring->lost);
 }
 
-void *schedrec_ring_reserve(struct schedrec_ring *ring, u8 type, u16 size,
-			    u8 flags)
+void *schedrec_ring_reserve_at(struct schedrec_ring *ring, u64 ts, u8 type,
+			       u16 size, u8 flags)
 {
-	u64 ts = ktime_get_mono_fast_ns();
 	u64 tail;
 
 	if (in_interrupt())

@@ -9,6 +9,7 @@
 
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -53,9 +54,23 @@ void schedrec_rings_free(void);
 void schedrec_rings_reset(u32 mode);
 void schedrec_rings_stop(void);
 
-/* The producer's hot path; callers run with IRQs off on the ring's CPU. */
-void *schedrec_ring_reserve(struct schedrec_ring *ring, u8 type, u16 size,
-			    u8 flags);
+/*
+ * The producer's hot path; callers run with IRQs off on the ring's CPU.
+ * reserve() reads the clock; reserve_at() takes @ts read by the caller, so
+ * that records of one event (a stack and its switch) share one reading.
+ * @size is at most SCHEDREC_STACK_MAX_SIZE and a multiple of
+ * SCHEDREC_RECORD_ALIGN; the record's bytes after the header are the
+ * caller's to write, all of them, before commit.
+ */
+void *schedrec_ring_reserve_at(struct schedrec_ring *ring, u64 ts, u8 type,
+			       u16 size, u8 flags);
+
+static inline void *schedrec_ring_reserve(struct schedrec_ring *ring, u8 type,
+					  u16 size, u8 flags)
+{
+	return schedrec_ring_reserve_at(ring, ktime_get_mono_fast_ns(), type,
+					size, flags);
+}
 void schedrec_ring_commit(struct schedrec_ring *ring);
 
 /* Bytes a reader has yet to consume. */

@@ -8,8 +8,9 @@
 
 #include "util.h"
 
+/* The tree's version: the VERSION file, passed by user/Makefile */
 #ifndef SCHEDREC_VERSION
-#define SCHEDREC_VERSION "0.1"
+#error "SCHEDREC_VERSION comes from the VERSION file: build with user/Makefile"
 #endif
 
 /* Exit statuses of every verb. */
@@ -22,6 +23,8 @@ enum {
 
 int cmd_record(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_report(int argc, char **argv);	/* tools/report.c */
+int cmd_export(int argc, char **argv);	/* tools/export.c */
 
 /* "schedrec VERB: " + message + ": strerror(-err)" when err != 0, to stderr */
 __printf(3, 4)

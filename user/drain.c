@@ -49,6 +49,7 @@ static bool keep(const struct drain_filter *f,
 	const struct schedrec_wakeup *wk = (const void *)rec;
 	const struct schedrec_migrate *mg = (const void *)rec;
 	const struct schedrec_task *t = (const void *)rec;
+	const struct schedrec_stack *st = (const void *)rec;
 
 	switch (rec->type) {
 	case SCHEDREC_EV_SWITCH:
@@ -68,6 +69,9 @@ static bool keep(const struct drain_filter *f,
 	case SCHEDREC_EV_EXIT:
 	case SCHEDREC_EV_RENAME:
 		return drain_filter_has(f, t->tid);
+	case SCHEDREC_EV_STACK:
+		/* only the threads kept get their off-CPU stacks */
+		return drain_filter_has(f, st->tid);
 	default:		/* LOST, and types we do not know */
 		return true;
 	}

@@ -8,23 +8,46 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "modstate.h"
 #include "procfile.h"
 #include "uapi/schedrec.h"
 
 int modstate_check(unsigned int *abi)
 {
-	char buf[256];
-	ssize_t len;
+	struct modversion mv;
 
-	if (access(SCHEDREC_PROC_DIR, F_OK))
-		return -ENOENT;
-	len = procfile_read("format", buf, sizeof(buf));
-	if (len < 0)
-		return len;
-	if (sscanf(buf, "abi_version %u", abi) != 1)
-		return -EPROTO;
-	return *abi == SCHEDREC_ABI_VERSION ? 0 : -EPROTO;
+	modversion_read(&mv, NULL, NULL);
+	*abi = mv.abi;
+	return modversion_check(&mv, SCHEDREC_ABI_VERSION);
+}
+
+void modstate_explain(const char *verb, const struct modversion *mv, int err)
+{
+	char msg[512];
+
+	if (err == -ENOENT) {
+		cmd_error(verb, 0, "schedrec.ko is not loaded: modprobe schedrec (or insmod kmod/schedrec.ko)");
+	} else if (err == -EPROTO) {
+		modversion_mismatch(msg, sizeof(msg), mv, SCHEDREC_VERSION,
+				    SCHEDREC_ABI_VERSION);
+		cmd_error(verb, 0, "%s", msg);
+	} else if (err) {
+		cmd_error(verb, err, "cannot read %s/format%s",
+			  SCHEDREC_PROC_DIR,
+			  err == -EACCES ? " (run as root)" : "");
+	}
+}
+
+int modstate_require(const char *verb)
+{
+	struct modversion mv;
+	int ret;
+
+	modversion_read(&mv, NULL, NULL);
+	ret = modversion_check(&mv, SCHEDREC_ABI_VERSION);
+	modstate_explain(verb, &mv, ret);
+	return ret;
 }
 
 int modstate_read(struct modstate *st)

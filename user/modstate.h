@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "modversion.h"
+
 struct modstate {
 	bool enabled;
 	bool overwrite;
@@ -22,6 +24,16 @@ struct modstate {
  * *@abi).
  */
 int modstate_check(unsigned int *abi);
+
+/*
+ * The same check, saying on stderr, as `schedrec @verb`, what is wrong and
+ * what to do: not loaded, not readable (not root), or another ABI (both
+ * versions named).  Returns modstate_check()'s value.
+ */
+int modstate_require(const char *verb);
+
+/* What modstate_require() says for @err, modversion_check()'s value. */
+void modstate_explain(const char *verb, const struct modversion *mv, int err);
 
 int modstate_read(struct modstate *st);
 

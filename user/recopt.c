@@ -2,6 +2,7 @@
 /*
  * `schedrec record` options: parsing, checks and --help.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +14,31 @@
 #include "uapi/schedrec.h"
 
 static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
+
+/*
+ * What -e stack costs, measured by `make bench` (tests/bench, BENCH_STACK=1,
+ * 12 rounds, two boots) on Debian's 6.12 under QEMU -icount, where a ns is
+ * a guest instruction, recording switch and waking with and without stack
+ * (stack_depth 24), added ns per event, median of the per-round ratios:
+ *
+ *	perf bench sched pipe on CPU 0:   402/419 without, 4254/4227 with,
+ *	                                  x10.6/x10.1; 5794/5716 more per
+ *	                                  context switch
+ *	perf bench sched pipe:            473/446 without, 2765/2745 with,
+ *	                                  x5.9/x6.2 (half the switches are
+ *	                                  from idle: no stack)
+ *	hackbench -g 2 -l 100:            too noisy for a ratio; 7100 more
+ *	                                  per context switch
+ *
+ * Stack records took 72 to 100 bytes (6 to 10 frames); a pinned switch
+ * costs about 6500 instructions untraced.
+ */
+#define STACK_COST							\
+	"                       Costly: a stack walk per switch, measured at\n" \
+	"                       10x schedrec's cost per event without it\n"	\
+	"                       (about 5800 more instructions per switch, as\n" \
+	"                       much as the switch itself), and 70 to 100\n"	\
+	"                       more bytes per switch\n"
 
 static void print_help(FILE *out)
 {
@@ -32,13 +58,21 @@ static void print_help(FILE *out)
 		"                       with '-', COMMAND's stdout goes to stderr\n"
 		"  -e, --events LIST    events to record, comma-separated, or 'all'\n"
 		"                       (default all): switch waking wakeup wakeup_new\n"
-		"                       migrate fork exec exit rename\n"
+		"                       migrate fork exec exit rename, and stack, which\n"
+		"                       'all' leaves out: the kernel stack of every\n"
+		"                       thread going off-CPU (the trace then holds\n"
+		"                       /proc/kallsyms to name it).\n"
+		STACK_COST
 		"  -d, --duration TIME  stop after TIME: 30, 1.5s, 500ms, 2m\n"
 		"  -p, --pid PID        keep only events of process PID's threads\n"
 		"                       (and switches and wakeups involving them)\n"
 		"      --tid TID        keep only events of thread TID\n"
 		"  -m, --buf-kb KB      per-CPU ring size in KiB, a power of two\n"
 		"                       (default: the module's buf_kb)\n"
+		"      --rotate SIZE    write a series of files of at most SIZE bytes\n"
+		"                       (K, M, G suffixes; at least 256K): -o run.srec\n"
+		"                       writes run.0001.srec, run.0002.srec...\n"
+		"      --keep N         with --rotate, keep only the N newest files\n"
 		"  -z, --compress[=N]   zlib-compress chunks, level N (default 1)\n"
 		"      --wait=MODE      poll: sleep in poll() until a ring is a quarter\n"
 		"                       full (default); spin: never sleep, for an\n"
@@ -56,7 +90,9 @@ static void print_help(FILE *out)
 		"Examples:\n"
 		"  schedrec record -C 1 -o run.srec -- sleep 1\n"
 		"  schedrec record -C 1 -d 30 -o run.srec\n"
+		"  schedrec record -C 1 -e all,stack -o run.srec -- sleep 1\n"
 		"  schedrec record -C 1 -e switch,waking,exit -p 1 -d 5 -o - | gzip > init.srec.gz\n"
+		"  schedrec record -C 1 -d 10 --rotate 1M --keep 4 -o /tmp/run.srec\n"
 		"  echo overwrite > /proc/schedrec/mode; echo 1 > /proc/schedrec/enable\n"
 		"  schedrec record --dump -o crash.srec\n");
 }
@@ -77,13 +113,42 @@ static int parse_events(const char *list, uint32_t *mask)
 			continue;
 		}
 		for (id = SCHEDREC_EV_FIRST; id <= SCHEDREC_EV_LAST; id++)
-			if (!strcmp(tok, event_names[id]))
+			if (SCHEDREC_EV_IS_EVENT(id) &&
+			    !strcmp(tok, event_names[id]))
 				break;
 		if (id > SCHEDREC_EV_LAST)
 			return -EINVAL;
 		*mask |= 1u << id;
 	}
 	return *mask ? 0 : -EINVAL;
+}
+
+/* "262144", "256K", "256M", "1G", "2T", also "256MiB" or "256MB" */
+static int parse_size(const char *s, uint64_t *bytes)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *unit;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (*end) {
+		unit = strchr(units, toupper((unsigned char)*end));
+		if (!unit)
+			return -EINVAL;
+		shift = 10 * (unit - units + 1);
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B"))
+			end += strlen(end);
+	}
+	if (*end || v > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*bytes = (uint64_t)v << shift;
+	return 0;
 }
 
 /* "30", "1.5s", "500ms", "20us", "2m", "1h" */
@@ -148,7 +213,7 @@ static int bad(const char *what, const char *value, const char *hint)
 
 int recopt_parse(struct recopt *o, int argc, char **argv)
 {
-	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP };
+	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP, OPT_ROTATE, OPT_KEEP };
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
@@ -160,6 +225,8 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 		{ "compress", optional_argument, NULL, 'z' },
 		{ "wait", required_argument, NULL, OPT_WAIT },
 		{ "dump", no_argument, NULL, OPT_DUMP },
+		{ "rotate", required_argument, NULL, OPT_ROTATE },
+		{ "keep", required_argument, NULL, OPT_KEEP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -188,7 +255,7 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 		case 'e':
 			if (parse_events(optarg, &o->events))
 				return bad("event list", optarg,
-					   "names from switch waking wakeup wakeup_new migrate fork exec exit rename, comma-separated, or all");
+					   "names from switch waking wakeup wakeup_new migrate fork exec exit rename stack, comma-separated, or all");
 			break;
 		case 'd':
 			if (parse_duration(optarg, &o->duration_ns))
@@ -230,6 +297,16 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 		case OPT_DUMP:
 			o->dump = true;
 			break;
+		case OPT_ROTATE:
+			if (parse_size(optarg, &o->rotate_bytes) ||
+			    o->rotate_bytes < RECOPT_ROTATE_MIN)
+				return bad("--rotate size", optarg, "bytes with a K, M, G or T suffix, at least 256K, e.g. --rotate 256M");
+			break;
+		case OPT_KEEP:
+			if (parse_uint(optarg, 1000000, &v) || !v)
+				return bad("--keep count", optarg, "how many files to keep, at least 1, e.g. --keep 8");
+			o->keep = v;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -244,8 +321,16 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 	if (optind < argc)
 		o->argv = argv + optind;
 	if (o->dump && (o->argv || o->duration_ns || o->pid || o->tid ||
-			o->buf_kb)) {
+			o->buf_kb || o->rotate_bytes)) {
 		cmd_error("record", 0, "--dump takes only -o, -C, -z and -q: it saves what the rings already hold");
+		return -1;
+	}
+	if (o->keep && !o->rotate_bytes) {
+		cmd_error("record", 0, "--keep counts the files of a rotation: give --rotate SIZE too");
+		return -1;
+	}
+	if (o->rotate_bytes && !strcmp(o->output, "-")) {
+		cmd_error("record", 0, "--rotate writes a series of files: give -o FILE, not stdout");
 		return -1;
 	}
 	if (o->pid && o->tid) {

@@ -14,6 +14,9 @@ enum recopt_wait {
 	RECOPT_WAIT_ADAPTIVE,	/* spin, then naps growing to 6.4 ms */
 };
 
+/* The smallest --rotate: a file holds a header and a few 64 KiB chunks. */
+#define RECOPT_ROTATE_MIN	(256u << 10)
+
 struct recopt {
 	int cpu;		/* -C, -1: not pinned */
 	const char *output;	/* -o, "-" is stdout */
@@ -22,6 +25,8 @@ struct recopt {
 	uint32_t pid;		/* -p: keep only this process's threads */
 	uint32_t tid;		/* --tid: keep only this thread */
 	unsigned int buf_kb;	/* -m, 0: leave the module's */
+	uint64_t rotate_bytes;	/* --rotate: a new file at this size, 0: never */
+	unsigned int keep;	/* --keep: files of a rotation kept, 0: all */
 	int zlib_level;		/* -z[LEVEL], 0: raw */
 	enum recopt_wait wait;
 	bool dump;		/* --dump the flight recorder */

@@ -6,7 +6,17 @@
  *
  * The drainer pins itself to one CPU (-C) and takes its memory from that
  * CPU's NUMA node; after setup, the loop (wait, drain, write) allocates
- * nothing.
+ * nothing, but for the thread snapshot of each new file of a rotation
+ * (--rotate).
+ *
+ * Rotation: before a chunk would take the file past --rotate bytes, the
+ * file gets its trailer and the next one (run.0002.srec...) its own header,
+ * with the threads alive then; the writer carries every CPU's sequence on
+ * from file to file, so nothing is lost or written twice in between.
+ *
+ * A failed write (a full disk, an I/O error) stops the recording; the file
+ * is cut back to its last complete section and gets its trailer (the
+ * writer keeps room for it), so it reads cleanly up to there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +49,11 @@
 #define STATUS_INTERVAL_NS	1000000000ull
 #define POLL_TIMEOUT_MS		100
 #define FENCE_INTERVAL_NS	20000000l
+
+/* Bytes a chunk adds to a file besides its payload: frame, head, padding */
+#define CHUNK_OVERHEAD		96
+/* SYNC sections that may come between a file's last chunk and its trailer */
+#define SYNC_SLACK		(3 * 32)
 
 /* the signal that asks us to stop, 0 until one came */
 static int stop_signal;
@@ -101,6 +116,14 @@ struct recorder {
 	struct drain_filter filter;
 	struct srecwriter *w;
 	int out_fd;
+	char path[PATH_MAX];	/* the file being written */
+	/* rotation: files begun, bytes of the finished ones, header length */
+	unsigned int files;
+	uint64_t bytes_done;
+	uint64_t header_bytes;
+	uint32_t header_flags;
+	struct modstate recording;	/* the module's settings for headers */
+	struct srecsys_ksyms ksyms;	/* with stack records: kallsyms */
 	pid_t child;
 	int child_status;
 	int go_fd;		/* the child execs once this is written */
@@ -116,11 +139,33 @@ struct recorder {
 	uint64_t fenced;
 };
 
+static int rotate(struct recorder *r);
+
+/* Would a chunk of @len bytes, then the trailer, take the file past SIZE? */
+static bool file_full(const struct recorder *r, size_t len)
+{
+	uint64_t bytes = srecwriter_bytes(r->w);
+	uint64_t trailer = sizeof(struct srec_frame) +
+			   sizeof(struct srec_trailer_head) +
+			   (uint64_t)r->nr_cpus * sizeof(struct srec_cpu_total);
+
+	/* every file holds at least one chunk */
+	return bytes > r->header_bytes &&
+	       bytes + len + CHUNK_OVERHEAD + SYNC_SLACK + trailer >
+	       r->opt.rotate_bytes;
+}
+
 static int sink(void *arg, unsigned int cpu, const void *buf, size_t len,
 		uint64_t filtered)
 {
 	struct recorder *r = arg;
+	int ret;
 
+	if (len && r->opt.rotate_bytes && file_full(r, len)) {
+		ret = rotate(r);
+		if (ret)
+			return ret;
+	}
 	if (filtered)
 		srecwriter_filtered(r->w, cpu, filtered);
 	return srecwriter_append(r->w, cpu, buf, len);
@@ -303,7 +348,7 @@ static void print_status(struct recorder *r, uint64_t now, bool final)
 	rate = now > last_ns ? (r->records - last_records) * 1e9 /
 	       (now - (last_ns ?: r->start_ns)) : 0;
 	fprintf(stderr, "\r%7.1f s  %9.0f events/s  %8.1f MB written  lost %llu  peak fill %.0f%% (CPU %u)\033[K%s",
-		secs, rate, srecwriter_bytes(r->w) / 1e6,
+		secs, rate, (r->bytes_done + srecwriter_bytes(r->w)) / 1e6,
 		(unsigned long long)lost_so_far(r), peak_pct, peak_cpu,
 		final ? "\n" : "");
 	last_records = r->records;
@@ -482,22 +527,31 @@ static int write_header(struct recorder *r, const struct modstate *st,
 		return ret;
 	}
 	srecsys_fill_header(&sys, &hdr);
-	r->start_ns = sys.start_mono_ns;
+	srecsys_fill_ksyms(&r->ksyms, &hdr);
+	if (r->files <= 1)
+		r->start_ns = sys.start_mono_ns;
 	ret = srecwriter_write_header(r->w, &hdr);
 	r->header_written = !ret;
+	r->header_bytes = srecwriter_bytes(r->w);
 	srecsys_free(&sys);
 	return ret;
 }
 
-static int write_trailer(struct recorder *r)
+/*
+ * End the file with its trailer; @salvage: after a failure, as cleanly as
+ * the writer can.  The kernel's counters go into the last file's trailer
+ * only: they count the whole recording, every file of a rotation.
+ */
+static int end_file(struct recorder *r, bool last, bool salvage)
 {
-	struct srecwriter_kernel_count *counts;
+	struct srecwriter_kernel_count *counts = NULL;
 	struct srecwriter_trailer tr = { 0 };
 	struct procfile_stats st;
 	unsigned int cpu;
 	int ret;
 
-	counts = calloc(r->nr_cpus, sizeof(*counts));
+	if (last)
+		counts = calloc(r->nr_cpus, sizeof(*counts));
 	if (counts && !procfile_stats_read(&st)) {
 		for (cpu = 0; cpu < r->nr_cpus && cpu < st.nr_cpus; cpu++) {
 			counts[cpu].written = st.cpu[cpu].written;
@@ -506,9 +560,77 @@ static int write_trailer(struct recorder *r)
 		tr.kernel = counts;
 		procfile_stats_free(&st);
 	}
-	ret = srecwriter_write_trailer(r->w, &tr);
+	if (salvage)
+		ret = srecwriter_salvage(r->w, &tr);
+	else
+		ret = srecwriter_write_trailer(r->w, &tr);
 	free(counts);
 	return ret;
+}
+
+static const char *out_name(const struct recorder *r)
+{
+	return r->out_fd == STDOUT_FILENO ? "stdout" : r->path;
+}
+
+/* File @n of a rotation: run.srec gives run.0001.srec, run.0002.srec... */
+static void rotated_name(const struct recorder *r, unsigned int n,
+			 char *name, size_t size)
+{
+	const char *out = r->opt.output;
+	size_t len = strlen(out);
+	const char *ext = "";
+
+	if (len > 5 && !strcmp(out + len - 5, ".srec")) {
+		ext = ".srec";
+		len -= 5;
+	}
+	snprintf(name, size, "%.*s.%04u%s", (int)len, out, n, ext);
+}
+
+/*
+ * The current file is full: its trailer, then the next file and its
+ * header; with --keep N, the file N before the new one goes.
+ */
+static int rotate(struct recorder *r)
+{
+	char next[PATH_MAX];
+	int fd, ret;
+
+	ret = end_file(r, false, false);
+	if (ret)
+		return ret;
+	rotated_name(r, r->files + 1, next, sizeof(next));
+	fd = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		cmd_error("record", ret, "cannot create %s", next);
+		return ret;
+	}
+	if (close(r->out_fd)) {
+		ret = -errno;
+		cmd_error("record", ret, "cannot close %s", r->path);
+		close(fd);
+		unlink(next);
+		return ret;
+	}
+	r->bytes_done += srecwriter_bytes(r->w);
+	r->out_fd = fd;
+	r->files++;
+	snprintf(r->path, sizeof(r->path), "%s", next);
+	r->header_written = false;
+	ret = srecwriter_next_file(r->w, fd);
+	if (!ret)
+		ret = write_header(r, &r->recording, r->header_flags);
+	if (ret)
+		return ret;
+	if (r->opt.keep && r->files > r->opt.keep) {
+		rotated_name(r, r->files - r->opt.keep, next, sizeof(next));
+		if (unlink(next) && errno != ENOENT)
+			cmd_error("record", errno, "cannot delete %s (--keep %u)",
+				  next, r->opt.keep);
+	}
+	return 0;
 }
 
 static int setup_filter(struct recorder *r)
@@ -548,6 +670,7 @@ static int open_output(struct recorder *r)
 {
 	const char *path = r->opt.output;
 
+	r->files = 1;
 	if (!strcmp(path, "-")) {
 		if (isatty(STDOUT_FILENO)) {
 			cmd_error("record", 0, "will not write a binary trace to a terminal; redirect stdout or use -o FILE");
@@ -556,9 +679,14 @@ static int open_output(struct recorder *r)
 		r->out_fd = STDOUT_FILENO;
 		return 0;
 	}
-	r->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->opt.rotate_bytes)
+		rotated_name(r, 1, r->path, sizeof(r->path));
+	else
+		snprintf(r->path, sizeof(r->path), "%s", path);
+	r->out_fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			 0644);
 	if (r->out_fd < 0) {
-		cmd_error("record", errno, "cannot create %s", path);
+		cmd_error("record", errno, "cannot create %s", r->path);
 		return -errno;
 	}
 	return 0;
@@ -573,7 +701,7 @@ static uint64_t unexplained(const struct srec_cpu_total *t)
 	return t->gaps > t->filtered ? t->gaps - t->filtered : 0;
 }
 
-/* The writer's totals over every CPU; gaps: the unexplained ones. */
+/* The writer's totals over every CPU and file; gaps: the unexplained. */
 static struct srec_cpu_total sum_totals(const struct recorder *r)
 {
 	struct srec_cpu_total sum = { 0 };
@@ -581,7 +709,7 @@ static struct srec_cpu_total sum_totals(const struct recorder *r)
 	unsigned int cpu;
 
 	for (cpu = 0; r->w && cpu < r->nr_cpus; cpu++) {
-		t = srecwriter_totals(r->w, cpu);
+		t = srecwriter_recording_totals(r->w, cpu);
 		if (!t)
 			continue;
 		sum.records += t->records;
@@ -590,6 +718,21 @@ static struct srec_cpu_total sum_totals(const struct recorder *r)
 		sum.filtered += t->filtered;
 	}
 	return sum;
+}
+
+/* "3 files, run.0001.srec to run.0003.srec", and what --keep left. */
+static void print_rotation(const struct recorder *r)
+{
+	unsigned int first = 1;
+	char name[PATH_MAX];
+
+	rotated_name(r, 1, name, sizeof(name));
+	fprintf(stderr, "%u files, %s to %s", r->files, name, r->path);
+	if (r->opt.keep && r->files > r->opt.keep) {
+		first = r->files - r->opt.keep + 1;
+		rotated_name(r, first, name, sizeof(name));
+		fprintf(stderr, " (kept: %s to %s)", name, r->path);
+	}
 }
 
 static void print_summary(struct recorder *r, uint64_t end_ns)
@@ -603,10 +746,13 @@ static void print_summary(struct recorder *r, uint64_t end_ns)
 
 	if (r->opt.quiet && !lost && !missing)
 		return;
-	fprintf(stderr, "schedrec record: %llu events from %u CPUs in %.2f s, %.1f MB to %s",
+	fprintf(stderr, "schedrec record: %llu events from %u CPUs in %.2f s, %.1f MB to ",
 		(unsigned long long)kept, r->nr_cpus, secs,
-		srecwriter_bytes(r->w) / 1e6,
-		strcmp(r->opt.output, "-") ? r->opt.output : "stdout");
+		(r->bytes_done + srecwriter_bytes(r->w)) / 1e6);
+	if (r->files > 1)
+		print_rotation(r);
+	else
+		fprintf(stderr, "%s", out_name(r));
 	if (filtered)
 		fprintf(stderr, " (%llu left out by the filter)",
 			(unsigned long long)filtered);
@@ -621,7 +767,7 @@ static void print_summary(struct recorder *r, uint64_t end_ns)
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		const struct drain_cpu *c = &r->d.cpu[cpu];
 
-		t = srecwriter_totals(r->w, cpu);
+		t = srecwriter_recording_totals(r->w, cpu);
 		if (!t || (!t->lost && !unexplained(t)))
 			continue;
 		fprintf(stderr, "  CPU %u: %llu lost", cpu,
@@ -647,18 +793,7 @@ static void install_signals(void)
 
 static int check_module(void)
 {
-	unsigned int abi = 0;
-	int ret = modstate_check(&abi);
-
-	if (ret == -ENOENT)
-		cmd_error("record", 0, "schedrec.ko is not loaded: insmod kmod/schedrec.ko (or modprobe schedrec)");
-	else if (ret == -EPROTO)
-		cmd_error("record", 0, "the loaded module speaks ABI %u, this tool ABI %u: use the tools built with that module",
-			  abi, SCHEDREC_ABI_VERSION);
-	else if (ret)
-		cmd_error("record", ret, "cannot read %s%s", SCHEDREC_PROC_DIR,
-			  ret == -EACCES ? " (run as root)" : "");
-	return ret;
+	return modstate_require("record");
 }
 
 static int restore_module(struct recorder *r)
@@ -680,17 +815,22 @@ static int restore_module(struct recorder *r)
 /* The drainer, the writer and the filter; all the loop's memory. */
 static int setup_drainer(struct recorder *r)
 {
+	uint32_t chunk = SRECWRITER_CHUNK_DEFAULT;
 	int ret;
 
 	ret = pin(r);
 	if (ret)
 		return ret;
+	/* small files of a rotation hold several chunks each */
+	while (r->opt.rotate_bytes && chunk > SREC_CHUNK_MIN &&
+	       (uint64_t)chunk * 4 > r->opt.rotate_bytes)
+		chunk /= 2;
 	ret = srecwriter_open(&r->w, r->out_fd, &(struct srecwriter_options){
 		.nr_cpus = r->nr_cpus, .zlib_level = r->opt.zlib_level,
-		.allocator = &node_allocator });
+		.chunk_max = chunk, .allocator = &node_allocator,
+		.reserve = true });
 	if (!ret)
-		ret = drain_init(&r->d, r->nr_cpus, SRECWRITER_CHUNK_DEFAULT,
-				 node_alloc);
+		ret = drain_init(&r->d, r->nr_cpus, chunk, node_alloc);
 	if (!ret)
 		ret = setup_filter(r);
 	r->peak = node_alloc(r->nr_cpus * sizeof(*r->peak));
@@ -701,6 +841,24 @@ static int setup_drainer(struct recorder *r)
 	r->d.sink = sink;
 	r->d.sink_arg = r;
 	return ret;
+}
+
+/*
+ * Stack records hold raw kernel addresses: the trace carries a snapshot of
+ * /proc/kallsyms to name them.  Read and compressed once, before recording
+ * starts (it takes a while), and reused by every file of a rotation.
+ */
+static void load_ksyms(struct recorder *r, uint32_t events)
+{
+	int ret;
+
+	if (!(events & (1u << SCHEDREC_EV_STACK)))
+		return;
+	ret = srecsys_kallsyms(&r->ksyms, NULL);
+	if (ret)
+		cmd_error("record", ret, "cannot read /proc/kallsyms: the stacks are recorded, but without the names of their addresses");
+	else if (r->ksyms.flags & SREC_KSYMS_F_HIDDEN)
+		cmd_error("record", 0, "/proc/kallsyms shows every address as 0 (kernel.kptr_restrict=2?): the stacks' addresses cannot be named; sysctl kernel.kptr_restrict=1 shows them to root");
 }
 
 /*
@@ -724,6 +882,7 @@ static int dump(struct recorder *r)
 			return ret;
 		}
 	}
+	load_ksyms(r, r->saved.events);
 	ret = setup_drainer(r);
 	if (!ret)
 		ret = open_rings(r);
@@ -732,7 +891,7 @@ static int dump(struct recorder *r)
 	if (!ret)
 		ret = drain_rest(r);
 	if (!ret)
-		ret = write_trailer(r);
+		ret = end_file(r, true, false);
 	return ret;
 }
 
@@ -762,6 +921,7 @@ static int record(struct recorder *r)
 			  " (-m takes a power of two from 4 to 262144)" : "");
 		return ret;
 	}
+	load_ksyms(r, want.events);
 	/* the command runs where we could before we pinned ourselves */
 	sched_getaffinity(0, sizeof(affinity), &affinity);
 	ret = setup_drainer(r);
@@ -782,9 +942,11 @@ static int record(struct recorder *r)
 		return ret;
 	}
 	ret = modstate_read(&cur);
+	r->recording = cur;
+	r->header_flags = SREC_FILE_F_FROM_START |
+			  (r->d.filter ? SREC_FILE_F_FILTERED : 0);
 	if (!ret)
-		ret = write_header(r, &cur, SREC_FILE_F_FROM_START |
-				   (r->d.filter ? SREC_FILE_F_FILTERED : 0));
+		ret = write_header(r, &cur, r->header_flags);
 	if (ret)
 		return ret;
 	ret = start_fence(r);
@@ -792,14 +954,53 @@ static int record(struct recorder *r)
 		return ret;
 	release_child(r);
 	ret = drain_loop(r);
+	if (ret && !*srecwriter_error(r->w))
+		cmd_error("record", ret, "recording stopped");
 	stop_fence(r);
 	procfile_write("enable", "0");
 	if (!ret)
 		ret = drain_rest(r);
+	/*
+	 * A ring full when recording stopped had no room for its last LOST
+	 * record: now that it is empty, stopping again writes it.
+	 */
+	if (!ret && !procfile_write("enable", "0"))
+		ret = drain_rest(r);
 	print_status(r, now_ns(), true);
 	if (!ret)
-		ret = write_trailer(r);
+		ret = end_file(r, true, false);
 	return ret;
+}
+
+/*
+ * Recording failed after the file was begun (a full disk, an I/O error, a
+ * ring that broke the protocol): say so, and end the file cleanly, cut
+ * back to its last complete section and with its trailer, so that it
+ * reads without damage up to there.
+ */
+static void end_after_failure(struct recorder *r, int err)
+{
+	const char *name = out_name(r);
+	bool full = err == -ENOSPC || err == -EDQUOT || err == -EFBIG;
+	int ret;
+
+	if (*srecwriter_error(r->w))
+		cmd_error("record", 0, "%s: %s", name, srecwriter_error(r->w));
+	if (!r->header_written) {
+		if (r->files > 1)
+			fprintf(stderr, "schedrec record: the files before %s are complete\n",
+				name);
+		return;
+	}
+	ret = end_file(r, true, true);
+	if (ret) {
+		cmd_error("record", ret, "%s could not be ended cleanly (it reads up to its last complete section)",
+			  name);
+		return;
+	}
+	fprintf(stderr, "schedrec record: %s ends cleanly, with its trailer, after the last chunk written%s\n",
+		name, full ? "; free some space, or bound what a recording takes with --rotate SIZE --keep N" :
+		"");
 }
 
 int cmd_record(int argc, char **argv)
@@ -818,8 +1019,8 @@ int cmd_record(int argc, char **argv)
 		return EXIT_FAIL;
 	install_signals();
 	ret = r.opt.dump ? dump(&r) : record(&r);
-	if (ret && r.w && *srecwriter_error(r.w))
-		cmd_error("record", 0, "%s", srecwriter_error(r.w));
+	if (ret && r.w)
+		end_after_failure(&r, ret);
 	if (r.go_fd >= 0)
 		close(r.go_fd);	/* a waiting command exits */
 	close_rings(&r);
@@ -838,13 +1039,14 @@ int cmd_record(int argc, char **argv)
 		srecwriter_close(r.w);
 		r.w = NULL;
 	}
+	srecsys_kallsyms_free(&r.ksyms);
 	if (r.out_fd > STDOUT_FILENO && close(r.out_fd) && !ret) {
-		cmd_error("record", errno, "cannot close %s", r.opt.output);
+		cmd_error("record", errno, "cannot close %s", r.path);
 		ret = -errno;
 	}
 	/* a file that never got a header holds nothing: do not leave it */
 	if (ret && r.out_fd > STDOUT_FILENO && !r.header_written)
-		unlink(r.opt.output);
+		unlink(r.path);
 	if (ret)
 		return EXIT_FAIL;
 	if (r.opt.argv && r.child) {

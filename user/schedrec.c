@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "modversion.h"
 #include "uapi/schedrec.h"
 
 struct verb {
@@ -20,6 +21,8 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "record", cmd_record, "record scheduling events into a trace file" },
 	{ "status", cmd_status, "show the module's state and per-CPU counters" },
+	{ "report", cmd_report, "report on a trace: off-CPU, tenancy, states, latency" },
+	{ "export", cmd_export, "write a trace for Perfetto, SchedDisplay or as CSV" },
 };
 
 void cmd_error(const char *verb, int err, const char *fmt, ...)
@@ -54,10 +57,47 @@ static void print_help(FILE *out)
 		"Examples:\n"
 		"  schedrec status\n"
 		"  schedrec record -C 1 -o run.srec -- sleep 1\n"
+		"  schedrec report offcpu run.srec --top 10\n"
 		"\n"
 		"Options:\n"
 		"  -h, --help     this text\n"
-		"  -V, --version  the tool's version and trace ABI version\n");
+		"  -V, --version  the versions and ABI of this tool and of the loaded module\n");
+}
+
+/*
+ * The tool's version and ABI, then the loaded module's; a module of
+ * another ABI is an error (EXIT_FAIL) that says what to do.
+ */
+static int print_version(void)
+{
+	struct modversion mv;
+	char msg[512];
+	int ret;
+
+	printf("schedrec %s (ABI %u)\n", SCHEDREC_VERSION,
+	       SCHEDREC_ABI_VERSION);
+	modversion_read(&mv, NULL, NULL);
+	ret = modversion_check(&mv, SCHEDREC_ABI_VERSION);
+	if (ret == -ENOENT) {
+		printf("module: not loaded\n");
+		return EXIT_OK;
+	}
+	printf("module: schedrec.ko %s",
+	       *mv.version ? mv.version : "(version unknown)");
+	if (mv.abi)
+		printf(" (ABI %u)\n", mv.abi);
+	else if (mv.abi_error != -EPROTO)
+		printf(" (ABI unknown: cannot read %s/format: %s%s)\n",
+		       SCHEDREC_PROC_DIR, strerror(-mv.abi_error),
+		       mv.abi_error == -EACCES ? "; run as root" : "");
+	else
+		printf(" (ABI not stated)\n");
+	if (ret != -EPROTO)
+		return EXIT_OK;
+	modversion_mismatch(msg, sizeof(msg), &mv, SCHEDREC_VERSION,
+			    SCHEDREC_ABI_VERSION);
+	cmd_error("--version", 0, "%s", msg);
+	return EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -73,11 +113,8 @@ int main(int argc, char **argv)
 		print_help(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("schedrec %s (ABI %u)\n", SCHEDREC_VERSION,
-		       SCHEDREC_ABI_VERSION);
-		return EXIT_OK;
-	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return print_version();
 	for (i = 0; i < ARRAY_SIZE(verbs); i++)
 		if (!strcmp(argv[1], verbs[i].name))
 			return verbs[i].run(argc - 1, argv + 1);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * srecdump: print a .srec trace as text: the header, every record of all
- * CPUs in time order, and the per-CPU accounting at the end.  Warnings go
- * to stderr.  Exit status: 0, 1 if the read failed, 2 on a usage error.
+ * CPUs in time order (a stack's frames by address, and by name when the
+ * file has a kallsyms snapshot), and the per-CPU accounting at the end.
+ * Warnings go to stderr.  Exit status: 0, 1 if the read failed, 2 on a usage error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,8 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ksyms.h"
 #include "srecreader.h"
 #include "taskstate.h"
+
+/* The file's kallsyms snapshot, parsed, to name stack frames; or NULL. */
+static struct ksyms *symbols;
 
 static const char usage[] =
 	"Usage: srecdump [-s] [-H] [-t] FILE\n"
@@ -59,10 +64,33 @@ static void print_header(const struct srecreader *r, bool threads)
 		       ev->tracepoint,
 		       ev->flags & SREC_EVENT_F_ENABLED ? " enabled" : "");
 	}
+	if (info->kallsyms)
+		printf("kallsyms snapshot: %zu bytes, %zu text symbols%s\n",
+		       info->kallsyms_len, symbols ? ksyms_count(symbols) : 0,
+		       info->kallsyms_flags & SREC_KSYMS_F_HIDDEN ?
+		       ", addresses hidden" : "");
 	printf("%zu threads at start\n", info->nr_threads);
 	for (i = 0; threads && i < info->nr_threads; i++)
 		printf("thread %u tgid %u %s\n", info->threads[i].tid,
 		       info->threads[i].tgid, info->threads[i].comm);
+}
+
+/* One line per frame, innermost first: address, then name if known. */
+static void print_stack(const struct schedrec_stack *st)
+{
+	char name[256];
+	unsigned int i;
+
+	printf(" tid %u nr %u", st->tid, st->nr);
+	for (i = 0; i < st->nr; i++) {
+		printf("\n    %016llx", (unsigned long long)st->ips[i]);
+		if (symbols) {
+			ksyms_format(symbols, st->ips[i], KSYMS_F_OFFSET |
+				     KSYMS_F_MODULE | KSYMS_F_RETURN, name,
+				     sizeof(name));
+			printf(" %s", name);
+		}
+	}
 }
 
 static void print_fields(const struct schedrec_header *hdr)
@@ -98,6 +126,10 @@ static void print_fields(const struct schedrec_header *hdr)
 	case SCHEDREC_EV_RENAME:
 		printf(" tid %u tgid %u other %u comm %.*s", tk->tid, tk->tgid,
 		       tk->other_tid, SCHEDREC_COMM_LEN, tk->comm);
+		break;
+	case SCHEDREC_EV_STACK:
+		/* the reader checked that nr fits the record */
+		print_stack((const void *)hdr);
 		break;
 	case SCHEDREC_REC_LOST:
 		printf(" count %" PRIu64 " from %" PRIu64 " to %" PRIu64,
@@ -191,11 +223,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "srecdump: %s\n", err);
 		return 1;
 	}
+	if (srecreader_info(r)->kallsyms) {
+		symbols = ksyms_parse(srecreader_info(r)->kallsyms,
+				      srecreader_info(r)->kallsyms_len);
+		if (!symbols)
+			fprintf(stderr, "srecdump: no memory for the kallsyms snapshot: stacks unnamed\n");
+	}
 	print_header(r, threads);
 	if (!header_only) {
 		ret = srecreader_for_each(r, print_record, r);
 		print_accounting(r);
 	}
+	ksyms_free(symbols);
 	srecreader_close(r);
 	return ret < 0 ? 1 : 0;
 }

@@ -28,7 +28,11 @@ static void print_help(FILE *out)
 		"  fill         bytes waiting for a reader, as %% of the ring\n"
 		"  peak         the highest fill seen, as %% of the ring\n"
 		"\n"
-		"Exit status: 0 loaded, 3 not loaded or not readable.\n"
+		"Options:\n"
+		"  -h, --help   this text\n"
+		"\n"
+		"Exit status: 0 loaded; 3 not loaded, not readable (run as root),\n"
+		"or speaking another ABI than this schedrec (see schedrec --version).\n"
 		"\n"
 		"Example:\n"
 		"  schedrec status\n");
@@ -61,7 +65,8 @@ int cmd_status(int argc, char **argv)
 		{ }
 	};
 	struct procfile_stats st;
-	unsigned int abi = 0, cpu;
+	struct modversion mv;
+	unsigned int cpu;
 	uint64_t ring;
 	int opt, ret;
 
@@ -77,26 +82,26 @@ int cmd_status(int argc, char **argv)
 		cmd_error("status", 0, "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	ret = modstate_check(&abi);
+	modversion_read(&mv, NULL, NULL);
+	ret = modversion_check(&mv, SCHEDREC_ABI_VERSION);
 	if (ret == -ENOENT) {
-		printf("module:    not loaded (insmod kmod/schedrec.ko, or modprobe schedrec)\n");
+		printf("module:    not loaded (modprobe schedrec, or insmod kmod/schedrec.ko)\n");
 		return EXIT_FAIL;
 	}
-	if (ret == -EPROTO) {
-		cmd_error("status", 0, "the loaded module speaks ABI %u, this tool ABI %u: use the tools built with that module",
-			  abi, SCHEDREC_ABI_VERSION);
-		return EXIT_FAIL;
-	}
-	if (!ret)
-		ret = procfile_stats_read(&st);
 	if (ret) {
-		cmd_error("status", ret, "cannot read %s%s",
+		modstate_explain("status", &mv, ret);
+		return EXIT_FAIL;
+	}
+	ret = procfile_stats_read(&st);
+	if (ret) {
+		cmd_error("status", ret, "cannot read %s/stats%s",
 			  SCHEDREC_PROC_DIR,
 			  ret == -EACCES ? " (run as root)" : "");
 		return EXIT_FAIL;
 	}
 	ring = (uint64_t)st.buf_kb * 1024;
-	printf("module:    loaded, ABI %u\n", abi);
+	printf("module:    loaded, ABI %u, version %s\n", mv.abi,
+	       *mv.version ? mv.version : "unknown");
 	printf("recording: %s, %s mode, %u KiB ring per CPU\n",
 	       st.enabled ? "on" : "off",
 	       st.overwrite ? "overwrite" : "stream", st.buf_kb);

@@ -24,10 +24,15 @@
 #define SCHEDREC_ABI_VERSION	1
 
 /*
- * Event and record type ids.  The first nine are events that can be enabled
+ * Event and record type ids.  Ids 1-9 and 12 are events that can be enabled
  * through /proc/schedrec/events; bit (1 << id) of the event mask enables the
- * event with that id.  LOST and PAD are written by the ring itself.
- * Id 0 is never used, so zeroed memory is never a valid record.
+ * event with that id.  LOST and PAD are written by the ring itself and are
+ * not events: loops over FIRST..LAST skip the ids SCHEDREC_EV_IS_EVENT()
+ * refuses.  Id 0 is never used, so zeroed memory is never a valid record.
+ *
+ * STACK is optional: it is not in SCHEDREC_EV_ALL_MASK ("all") nor in the
+ * default mask, and is enabled by name.  It costs a kernel stack walk and a
+ * record of up to SCHEDREC_STACK_MAX_SIZE bytes at every switch.
  */
 enum schedrec_type {
 	SCHEDREC_EV_SWITCH	= 1,	/* sched_switch */
@@ -41,6 +46,7 @@ enum schedrec_type {
 	SCHEDREC_EV_RENAME	= 9,	/* task_rename */
 	SCHEDREC_REC_LOST	= 10,	/* records dropped on a full ring */
 	SCHEDREC_REC_PAD	= 11,	/* filler up to the end of the ring */
+	SCHEDREC_EV_STACK	= 12,	/* sched_switch: prev's kernel stack */
 };
 
 /*
@@ -59,6 +65,7 @@ enum schedrec_type {
 	[SCHEDREC_EV_RENAME] = "rename",				\
 	[SCHEDREC_REC_LOST] = "lost",					\
 	[SCHEDREC_REC_PAD] = "pad",					\
+	[SCHEDREC_EV_STACK] = "stack",					\
 }
 
 #define SCHEDREC_EVENT_TRACEPOINTS {					\
@@ -71,9 +78,13 @@ enum schedrec_type {
 	[SCHEDREC_EV_EXEC] = "sched_process_exec",			\
 	[SCHEDREC_EV_EXIT] = "sched_process_exit",			\
 	[SCHEDREC_EV_RENAME] = "task_rename",				\
+	[SCHEDREC_EV_STACK] = "sched_switch",				\
 }
 
-/* Size of each record type, indexed by id (PAD's size varies: 0 here). */
+/*
+ * Size of each record type, indexed by id; 0 for the types whose size
+ * varies: PAD, and STACK (SCHEDREC_STACK_SIZE() of its @nr).
+ */
 #define SCHEDREC_RECORD_SIZES {						\
 	[SCHEDREC_EV_SWITCH] = sizeof(struct schedrec_switch),		\
 	[SCHEDREC_EV_WAKING] = sizeof(struct schedrec_wakeup),		\
@@ -85,13 +96,26 @@ enum schedrec_type {
 	[SCHEDREC_EV_EXIT] = sizeof(struct schedrec_task),		\
 	[SCHEDREC_EV_RENAME] = sizeof(struct schedrec_task),		\
 	[SCHEDREC_REC_LOST] = sizeof(struct schedrec_lost),		\
+	[SCHEDREC_REC_PAD] = 0,						\
+	[SCHEDREC_EV_STACK] = 0,					\
 }
 
+/* Event ids run from FIRST to LAST, with LOST and PAD between them. */
 #define SCHEDREC_EV_FIRST	SCHEDREC_EV_SWITCH
-#define SCHEDREC_EV_LAST	SCHEDREC_EV_RENAME
-#define SCHEDREC_REC_MAX	SCHEDREC_REC_PAD
-#define SCHEDREC_EV_ALL_MASK	(((1u << (SCHEDREC_EV_LAST + 1)) - 1) & \
+#define SCHEDREC_EV_LAST	SCHEDREC_EV_STACK
+#define SCHEDREC_REC_MAX	SCHEDREC_EV_STACK	/* the highest type id */
+
+/* "all": every event but the optional ones; what a fresh module records */
+#define SCHEDREC_EV_ALL_MASK	(((1u << (SCHEDREC_EV_RENAME + 1)) - 1) & \
 				 ~((1u << SCHEDREC_EV_FIRST) - 1))
+/* events enabled only by name, for what they cost */
+#define SCHEDREC_EV_OPTIONAL_MASK	(1u << SCHEDREC_EV_STACK)
+/* every bit an event mask may have */
+#define SCHEDREC_EV_VALID_MASK	(SCHEDREC_EV_ALL_MASK | \
+				 SCHEDREC_EV_OPTIONAL_MASK)
+/* whether @id is an event (not LOST, PAD or unknown) */
+#define SCHEDREC_EV_IS_EVENT(id) \
+	((id) <= SCHEDREC_EV_LAST && ((SCHEDREC_EV_VALID_MASK >> (id)) & 1))
 
 /*
  * Every record starts with this header.  Records are SCHEDREC_RECORD_ALIGN
@@ -199,6 +223,40 @@ struct schedrec_lost {
 };
 
 /*
+ * STACK, 24 bytes plus 8 per return address, rounded up to 16
+ * (SCHEDREC_STACK_SIZE(@nr)): the kernel stack of the task going off-CPU,
+ * taken in the sched_switch probe, so it ends where the task called the
+ * scheduler.  It comes on the same CPU immediately before the SWITCH record
+ * of that switch (when switch is enabled too), with the same timestamp:
+ * a reader attaches it to the switch that follows.  Never written for the
+ * idle task.
+ * @tid:  the task going off-CPU (the SWITCH record's prev_tid).
+ * @nr:   return addresses in @ips, 0..SCHEDREC_STACK_MAX_DEPTH; the module
+ *        parameter stack_depth bounds it.
+ * @ips:  kernel text addresses, innermost first.  The frames of the probe
+ *        itself are left out; those of the scheduler and of the tracepoint
+ *        that called the probe (__schedule() and above) are kept, and
+ *        readers trim them: which they are differs between kernels and
+ *        configurations.  The 8 bytes after @ips[@nr - 1] that an even @nr
+ *        leaves to the record's end are zero.  Addresses are as the kernel
+ *        runs them (KASLR included), so they match /proc/kallsyms of the
+ *        same boot, read by root.
+ */
+struct schedrec_stack {
+	struct schedrec_header hdr;
+	__u32 tid;
+	__u16 nr;
+	__u16 __pad;
+	__u64 ips[];
+};
+
+#define SCHEDREC_STACK_MAX_DEPTH	32
+#define SCHEDREC_STACK_SIZE(nr)						\
+	((sizeof(struct schedrec_stack) + 8 * (nr) +			\
+	  SCHEDREC_RECORD_ALIGN - 1) & ~(SCHEDREC_RECORD_ALIGN - 1))
+#define SCHEDREC_STACK_MAX_SIZE	SCHEDREC_STACK_SIZE(SCHEDREC_STACK_MAX_DEPTH)
+
+/*
  * The per-CPU ring.
  *
  * /proc/schedrec/cpu/N maps as follows (offsets in bytes, P = page size):
@@ -287,5 +345,14 @@ SCHEDREC_CHECK(sizeof(struct schedrec_switch) % SCHEDREC_RECORD_ALIGN == 0);
 SCHEDREC_CHECK(sizeof(struct schedrec_wakeup) % SCHEDREC_RECORD_ALIGN == 0);
 SCHEDREC_CHECK(sizeof(struct schedrec_task) % SCHEDREC_RECORD_ALIGN == 0);
 SCHEDREC_CHECK(sizeof(struct schedrec_lost) % SCHEDREC_RECORD_ALIGN == 0);
+SCHEDREC_CHECK(sizeof(struct schedrec_stack) == 24);
+SCHEDREC_CHECK(SCHEDREC_OFFSET(schedrec_stack, tid) == 16);
+SCHEDREC_CHECK(SCHEDREC_OFFSET(schedrec_stack, nr) == 20);
+SCHEDREC_CHECK(SCHEDREC_OFFSET(schedrec_stack, ips) == 24);
+SCHEDREC_CHECK(SCHEDREC_STACK_SIZE(0) == 32);
+SCHEDREC_CHECK(SCHEDREC_STACK_SIZE(1) == 32);
+SCHEDREC_CHECK(SCHEDREC_STACK_SIZE(2) == 48);
+SCHEDREC_CHECK(SCHEDREC_STACK_MAX_SIZE == 288);
+SCHEDREC_CHECK(SCHEDREC_REC_MAX < 32);	/* the event mask is 32 bits */
 
 #endif /* _UAPI_SCHEDREC_H */

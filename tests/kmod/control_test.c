@@ -64,7 +64,7 @@ static unsigned int events_lines_agree(uint32_t mask)
 		if (sscanf(line, "%u %31s %31s %7s", &id, name, tracepoint,
 			   state) != 4)
 			continue;
-		if (id < SCHEDREC_EV_FIRST || id > SCHEDREC_EV_LAST)
+		if (!SCHEDREC_EV_IS_EVENT(id))
 			continue;
 		if (!strcmp(name, event_names[id]) &&
 		    !strcmp(tracepoint, event_tracepoints[id]) &&
@@ -100,13 +100,29 @@ static const struct events_case good_events[] = {
 	{ "none", "+switch,+switch", 0x2 },
 	{ "none", "sched_wakeup wakeup task_rename", 0x208 },
 	{ "none", "0x3fe", SCHEDREC_EV_ALL_MASK },
+	/* stack: only by name or bit, never by "all" */
+	{ "none", "stack", 0x1000 },
+	{ "switch", "+stack", 0x1002 },
+	{ "0x1002", "all", SCHEDREC_EV_ALL_MASK },
+	{ "none", "all +stack", 0x13fe },
+	{ "0x13fe", "-stack", SCHEDREC_EV_ALL_MASK },
+	{ "none", "0x13fe", 0x13fe },
+	{ "none", "switch stack", 0x1002 },
 };
+
+/* Lines of the events file: one per event, LOST and PAD are not events. */
+static unsigned int nr_events(void)
+{
+	return __builtin_popcount(SCHEDREC_EV_VALID_MASK);
+}
 
 TEST_F(control, events_good_inputs)
 {
 	unsigned int i;
 
 	EXPECT_EQ(0x3feu, (unsigned int)SCHEDREC_EV_ALL_MASK);
+	EXPECT_EQ(0x13feu, (unsigned int)SCHEDREC_EV_VALID_MASK);
+	EXPECT_EQ(10u, nr_events());
 	for (i = 0; i < ARRAY_SIZE(good_events); i++) {
 		const struct events_case *c = &good_events[i];
 
@@ -115,8 +131,7 @@ TEST_F(control, events_good_inputs)
 			TH_LOG("events '%s' refused", c->input);
 		EXPECT_EQ(c->mask, events_mask())
 			TH_LOG("after '%s' then '%s'", c->before, c->input);
-		EXPECT_EQ((unsigned int)SCHEDREC_EV_LAST,
-			  events_lines_agree(c->mask));
+		EXPECT_EQ(nr_events(), events_lines_agree(c->mask));
 	}
 }
 
@@ -126,7 +141,7 @@ TEST_F(control, events_bad_inputs)
 		"bogus", "+", "-", "0x1", "0xffffffff", "", "\n", " ",
 		"switch bogus", "0x", "0xg", "+bogus", "-bogus", "Switch",
 		"switch,,bogus", "0x400", "0x800", "lost", "pad", "+lost",
-		"all bogus",
+		"all bogus", "0x2000", "0x1c00", "sched_stack", "stacks",
 	};
 	unsigned int i;
 
@@ -137,7 +152,7 @@ TEST_F(control, events_bad_inputs)
 		EXPECT_EQ(0x106u, events_mask())
 			TH_LOG("mask changed by '%s'", bad[i]);
 	}
-	EXPECT_EQ((unsigned int)SCHEDREC_EV_LAST, events_lines_agree(0x106));
+	EXPECT_EQ(nr_events(), events_lines_agree(0x106));
 }
 
 /* The mask may change while recording; probes follow at once. */

@@ -162,11 +162,16 @@ TEST_F(module, format_matches_abi)
 	EXPECT_NE(NULL, strstr(format, "record_align 16\n"));
 	EXPECT_NE(NULL, strstr(format,
 		"header size=16 ts:0:8 seq:8:4 size:12:2 type:14:1 flags:15:1\n"));
-	for (type = SCHEDREC_EV_FIRST; type < SCHEDREC_REC_PAD; type++) {
-		snprintf(line, sizeof(line), "\nrecord %u %s %s size=%u ", type,
+	for (type = SCHEDREC_EV_FIRST; type <= SCHEDREC_REC_MAX; type++) {
+		char size[32] = "size=variable";
+
+		if (record_sizes[type])
+			snprintf(size, sizeof(size), "size=%u",
+				 record_sizes[type]);
+		snprintf(line, sizeof(line), "\nrecord %u %s %s %s", type,
 			 event_names[type],
-			 type <= SCHEDREC_EV_LAST ? event_tracepoints[type] : "-",
-			 record_sizes[type]);
+			 SCHEDREC_EV_IS_EVENT(type) ? event_tracepoints[type] :
+			 "-", size);
 		EXPECT_NE(NULL, strstr(format, line)) TH_LOG("no '%s'", line);
 	}
 	EXPECT_NE(NULL, strstr(format,
@@ -175,6 +180,10 @@ TEST_F(module, format_matches_abi)
 		"fork sched_process_fork size=48 tid:16:4 tgid:20:4 other_tid:24:4 comm:32:16\n"));
 	EXPECT_NE(NULL, strstr(format,
 		"lost - size=48 count:16:8 first_ts:24:8 last_ts:32:8\n"));
+	EXPECT_NE(NULL, strstr(format, "\nrecord 11 pad - size=variable\n"));
+	EXPECT_NE(NULL, strstr(format,
+		"\nrecord 12 stack sched_switch size=variable tid:16:4 nr:20:2 ips:24:8[nr]\n"));
+	EXPECT_NE(NULL, strstr(format, "\nstack_max_depth 32\n"));
 }
 
 TEST_F(module, unload_removes_files)

@@ -158,6 +158,10 @@ TEST_F(fake, bad_headers)
 		{ "switch of 48 bytes", 0, 64, SCHEDREC_EV_SWITCH, 48 },
 		{ "lost of 32 bytes", 0, 64, SCHEDREC_REC_LOST, 32 },
 		{ "huge", 0, 64, SCHEDREC_EV_SWITCH, 0xfff0 },
+		{ "stack too short for its count", 0, 64, SCHEDREC_EV_STACK,
+		  16 },
+		{ "stack whose count does not fill it", 0, 64,
+		  SCHEDREC_EV_STACK, 64 },
 	};
 	const struct schedrec_header *rec;
 	unsigned int i;
@@ -179,6 +183,37 @@ TEST_F(fake, bad_headers)
 	}
 }
 
+/* A STACK record comes back whole: every address of its count. */
+TEST_F(fake, stack_record)
+{
+	const struct schedrec_stack *st;
+	const struct schedrec_header *rec;
+	struct schedrec_stack *w;
+	uint64_t pos;
+	unsigned int i;
+
+	pos = put(&self->ring, 0, SCHEDREC_EV_STACK,
+		  SCHEDREC_STACK_MAX_SIZE);
+	w = (void *)self->data;
+	w->tid = 42;
+	w->nr = SCHEDREC_STACK_MAX_DEPTH;
+	for (i = 0; i < w->nr; i++)
+		w->ips[i] = 0xffffffff81000000ull + i;
+	pos = put(&self->ring, pos, SCHEDREC_EV_SWITCH, 32);
+	publish(&self->ring, 0, pos);
+	ASSERT_LE(0, ringreader_begin(&self->rr));
+	ASSERT_EQ(1, ringreader_next(&self->rr, &rec));
+	ASSERT_EQ(SCHEDREC_EV_STACK, rec->type);
+	st = (const void *)rec;
+	EXPECT_EQ(42u, st->tid);
+	ASSERT_EQ(SCHEDREC_STACK_MAX_DEPTH, st->nr);
+	EXPECT_EQ(0xffffffff81000000ull + SCHEDREC_STACK_MAX_DEPTH - 1,
+		  st->ips[SCHEDREC_STACK_MAX_DEPTH - 1]);
+	ASSERT_EQ(1, ringreader_next(&self->rr, &rec));
+	EXPECT_EQ(SCHEDREC_EV_SWITCH, rec->type);
+	EXPECT_EQ(0u, self->rr.skipped);
+}
+
 /* Unknown types come back to be skipped; those too long to copy are. */
 TEST_F(fake, unknown_types)
 {
@@ -186,7 +221,7 @@ TEST_F(fake, unknown_types)
 	uint64_t pos;
 
 	pos = put(&self->ring, 0, 200, 64);
-	pos = put(&self->ring, pos, 201, 512);
+	pos = put(&self->ring, pos, 201, RINGREADER_RECORD_MAX + 16);
 	pos = put(&self->ring, pos, SCHEDREC_EV_MIGRATE, 32);
 	publish(&self->ring, 0, pos);
 	ASSERT_LE(0, ringreader_begin(&self->rr));

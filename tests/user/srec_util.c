@@ -202,8 +202,9 @@ void synth_events(struct synth *s, unsigned int count)
 		else if (pick == 1)
 			synth_pad(s, cpu, 16 * (1 + synth_random(s) % 3));
 		else
+			/* the events of "all": ids 1 to 9 */
 			synth_event(s, cpu, SCHEDREC_EV_FIRST +
-				    synth_random(s) % SCHEDREC_EV_LAST);
+				    synth_random(s) % SCHEDREC_EV_RENAME);
 	}
 }
 
@@ -461,8 +462,7 @@ void put_tables(struct bytes *b)
 	memset(events, 0, sizeof(events));
 	for (id = 1; id <= SCHEDREC_REC_MAX; id++) {
 		events[id - 1].id = id;
-		events[id - 1].size = id == SCHEDREC_REC_PAD ? 0 :
-				      type_size(id);
+		events[id - 1].size = type_size(id);	/* PAD, STACK: 0 */
 		memcpy(events[id - 1].name, names[id], strlen(names[id]));
 	}
 	put_section(b, SREC_SEC_EVENTS, &table, sizeof(table), events,

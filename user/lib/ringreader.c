@@ -230,6 +230,8 @@ int ringreader_next(struct ringreader *rr,
 		rr->rec.hdr.type = type;
 		if (overtaken(rr))
 			continue;
+		if (!ringreader_stack_ok(&rr->rec.hdr))
+			return -EIO;
 		rr->pos += size;
 		rr->records++;
 		*rec = &rr->rec.hdr;
@@ -274,11 +276,6 @@ void ringreader_seq_init(struct ringreader_seq *seq, uint64_t first)
 {
 	memset(seq, 0, sizeof(*seq));
 	seq->next = first;
-}
-
-uint64_t ringreader_seq_extend(uint64_t expected, uint32_t seq32)
-{
-	return expected + (uint32_t)(seq32 - (uint32_t)expected);
 }
 
 uint64_t ringreader_seq_account(struct ringreader_seq *seq,

@@ -31,8 +31,30 @@
 
 #include "uapi/schedrec.h"
 
-/* Records longer than this (of types unknown to us) are skipped. */
-#define RINGREADER_RECORD_MAX	256
+/*
+ * Records longer than this (of types unknown to us) are skipped.  Every
+ * type we know fits: a STACK record holds at most SCHEDREC_STACK_MAX_SIZE.
+ */
+#define RINGREADER_RECORD_MAX	512
+_Static_assert(RINGREADER_RECORD_MAX >= SCHEDREC_STACK_MAX_SIZE,
+	       "a STACK record fits the reader's copy");
+
+/*
+ * Whether @rec, of which rec->size bytes (at least a header) are readable,
+ * is whole as its type requires beyond its size: false only for a STACK
+ * record whose @nr is above SCHEDREC_STACK_MAX_DEPTH or does not give its
+ * size.  Fixed sizes are checked against the type's, elsewhere.
+ */
+static inline bool ringreader_stack_ok(const struct schedrec_header *rec)
+{
+	const struct schedrec_stack *st = (const void *)rec;
+
+	if (rec->type != SCHEDREC_EV_STACK)
+		return true;
+	return rec->size >= sizeof(*st) &&
+	       st->nr <= SCHEDREC_STACK_MAX_DEPTH &&
+	       rec->size == SCHEDREC_STACK_SIZE(st->nr);
+}
 
 struct ringreader {
 	int fd;			/* -1 when attached to memory */
@@ -92,8 +114,9 @@ int64_t ringreader_begin(struct ringreader *rr);
  * The next record of the batch, PAD records skipped: returns 1 and points
  * *rec at a copy of it (valid until the next call), 0 at the end of the
  * batch, -EIO for a header that breaks the protocol (bad size or
- * alignment, a record crossing head or the end of the data, type 0, or a
- * known type whose size is not its own).  A record of an unknown type is
+ * alignment, a record crossing head or the end of the data, type 0, a
+ * known type whose size is not its own, or a STACK record whose count does
+ * not give its size: see ringreader_stack_ok()).  A record of an unknown type is
  * returned like any other: callers skip types they do not know.  After an
  * error the reader stays at the bad record.
  */
@@ -143,7 +166,11 @@ void ringreader_seq_init(struct ringreader_seq *seq, uint64_t first);
  * The 64-bit number whose low 32 bits are @seq32, at or after @expected and
  * less than 2^32 after it.
  */
-uint64_t ringreader_seq_extend(uint64_t expected, uint32_t seq32);
+static inline uint64_t ringreader_seq_extend(uint64_t expected,
+					     uint32_t seq32)
+{
+	return expected + (uint32_t)(seq32 - (uint32_t)expected);
+}
 
 /*
  * Account for @rec (the next record of the ring, in order): store its

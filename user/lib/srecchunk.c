@@ -6,32 +6,6 @@
 #include "ringreader.h"
 #include "srecchunk.h"
 
-uint64_t srecchunk_record_seq(uint64_t next, const struct schedrec_header *rec,
-			      uint64_t *expected)
-{
-	const struct schedrec_lost *lost = (const void *)rec;
-
-	if (rec->type == SCHEDREC_REC_LOST)
-		next += lost->count;
-	if (expected)
-		*expected = next;
-	return ringreader_seq_extend(next, rec->seq);
-}
-
-uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
-			    const unsigned char *payload, uint32_t pos)
-{
-	while (pos < head->raw_len) {
-		const struct schedrec_header *rec = (const void *)(payload +
-								   pos);
-
-		if (rec->type != SCHEDREC_REC_PAD)
-			break;
-		pos += rec->size;
-	}
-	return pos;
-}
-
 /* Whether the record at @pos is whole and of a type the file declares. */
 static int check_record(const struct srec_chunk_head *head,
 			const unsigned char *payload, uint32_t pos,
@@ -65,6 +39,14 @@ static int check_record(const struct srec_chunk_head *head,
 		snprintf(why, why_size,
 			 "record at payload byte %u of type %u has size %u, not %d",
 			 pos, rec->type, rec->size, expected);
+		return -EBADMSG;
+	}
+	if (!ringreader_stack_ok(rec)) {
+		snprintf(why, why_size,
+			 "STACK record at payload byte %u: %u bytes do not hold the %u addresses it says (at most %u)",
+			 pos, rec->size, rec->size >= sizeof(struct schedrec_stack) ?
+			 ((const struct schedrec_stack *)rec)->nr : 0,
+			 SCHEDREC_STACK_MAX_DEPTH);
 		return -EBADMSG;
 	}
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * srecchunk: what a .srec reader checks in a chunk once its payload is
  * decoded, and how it numbers the records: every record is whole and of a
- * type in the event table, and the head's count, sequence numbers,
+ * type in the event table (a STACK record's count fits its size), and the
+ * head's count, sequence numbers,
  * timestamps and LOST total are those of the records.
  */
 #ifndef SCHEDREC_SRECCHUNK_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ringreader.h"
 #include "srecfmt.h"
 
 /* Record sizes by type, from the event table: -1 not in it, 0 any size. */
@@ -24,8 +26,18 @@ struct srec_type_sizes {
  * *@expected (if not NULL) gets the number expected, so the gap before
  * @rec is the result minus it.
  */
-uint64_t srecchunk_record_seq(uint64_t next, const struct schedrec_header *rec,
-			      uint64_t *expected);
+static inline uint64_t srecchunk_record_seq(uint64_t next,
+					    const struct schedrec_header *rec,
+					    uint64_t *expected)
+{
+	const struct schedrec_lost *lost = (const void *)rec;
+
+	if (rec->type == SCHEDREC_REC_LOST)
+		next += lost->count;
+	if (expected)
+		*expected = next;
+	return ringreader_seq_extend(next, rec->seq);
+}
 
 /*
  * Check the decoded @payload (head->raw_len bytes, 8-aligned) against
@@ -37,7 +49,19 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		    char *why, size_t why_size);
 
 /* Offset of the first record at or after @pos that is not PAD. */
-uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
-			    const unsigned char *payload, uint32_t pos);
+static inline uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
+					  const unsigned char *payload,
+					  uint32_t pos)
+{
+	while (pos < head->raw_len) {
+		const struct schedrec_header *rec = (const void *)(payload +
+								   pos);
+
+		if (rec->type != SCHEDREC_REC_PAD)
+			break;
+		pos += rec->size;
+	}
+	return pos;
+}
 
 #endif /* SCHEDREC_SRECCHUNK_H */

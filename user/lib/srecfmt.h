@@ -8,7 +8,8 @@
  * fixed-size head whose layout depends on the section type, variable data,
  * and zero padding up to the next multiple of 8 bytes:
  *
- *	FILE  EVENTS  THREADS...  HEADER_END  { CHUNK | SYNC }...  TRAILER
+ *	FILE  EVENTS  THREADS...  [KSYMS]  HEADER_END  { CHUNK | SYNC }...
+ *	TRAILER
  *
  * All fields are little-endian; the records inside a chunk are those of
  * include/uapi/schedrec.h, also little-endian.  Nothing is ever patched
@@ -27,7 +28,7 @@
 
 /* Versions of the format (not of the kernel ABI, see SCHEDREC_ABI_VERSION) */
 #define SREC_FORMAT_MAJOR	1
-#define SREC_FORMAT_MINOR	0
+#define SREC_FORMAT_MINOR	1	/* 1.1: KSYMS */
 
 /* "SREC" in file order: every frame starts with it, so does the file */
 #define SREC_MAGIC		0x43455253u
@@ -42,12 +43,14 @@
 #define SREC_CHUNK_MIN		(64u << 10)	/* smallest chunk_max */
 #define SREC_CPUS_MAX		65536		/* nr_cpus of a file */
 #define SREC_THREADS_PER_SECTION 65536	/* entries of a THREADS section */
+#define SREC_KSYMS_MAX		(64u << 20)	/* text of a KSYMS section */
 
 enum srec_section_type {
 	SREC_SEC_FILE		= 1,	/* first section: what, where, when */
 	SREC_SEC_EVENTS		= 2,	/* the record types of the file */
 	SREC_SEC_THREADS	= 3,	/* threads alive at start (0 or more) */
 	SREC_SEC_HEADER_END	= 4,	/* the header is complete */
+	SREC_SEC_KSYMS		= 5,	/* a /proc/kallsyms snapshot (1.1) */
 	SREC_SEC_CHUNK		= 16,	/* records of one CPU */
 	SREC_SEC_SYNC		= 17,	/* a merge horizon, see srec_sync */
 	SREC_SEC_TRAILER	= 32,	/* per-CPU totals; the last section */
@@ -95,6 +98,10 @@ struct srec_string {
 					 */
 #define SREC_FILE_F_FILTERED	0x2	/* records were left out on purpose;
 					 * chunks count them in @filtered
+					 */
+#define SREC_FILE_F_CONTINUED	0x4	/* a file of a rotation after the
+					 * first: every CPU's sequence goes on
+					 * from the previous file's
 					 */
 
 /*
@@ -173,6 +180,24 @@ struct srec_thread {
 	uint32_t tid;
 	uint32_t tgid;
 	char comm[SCHEDREC_COMM_LEN];
+};
+
+/* srec_ksyms_head.flags */
+#define SREC_KSYMS_F_HIDDEN	0x1	/* every address read as 0: the
+					 * kernel hid them (kptr_restrict),
+					 * so names cannot be found
+					 */
+
+/*
+ * KSYMS (format 1.1), in the header, at most once: the text of
+ * /proc/kallsyms when the recording started ("address type name
+ * [module]" lines), so that the raw kernel addresses of STACK records can
+ * be named.  The data is its zlib (RFC 1950) compression, which must
+ * inflate to exactly @raw_len bytes, at most SREC_KSYMS_MAX.
+ */
+struct srec_ksyms_head {
+	uint32_t raw_len;
+	uint32_t flags;			/* SREC_KSYMS_F_* */
 };
 
 /* srec_chunk_head.flags */
@@ -268,6 +293,7 @@ SREC_CHECK(SREC_OFFSET(srec_event, name) == 8);
 SREC_CHECK(SREC_OFFSET(srec_event, tracepoint) == 32);
 SREC_CHECK(sizeof(struct srec_thread) == 24);
 SREC_CHECK(SREC_OFFSET(srec_thread, comm) == 8);
+SREC_CHECK(sizeof(struct srec_ksyms_head) == 8);
 SREC_CHECK(sizeof(struct srec_chunk_head) == 64);
 SREC_CHECK(SREC_OFFSET(srec_chunk_head, first_ts) == 24);
 SREC_CHECK(SREC_OFFSET(srec_chunk_head, lost) == 40);

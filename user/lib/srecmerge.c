@@ -22,8 +22,9 @@ int reader_merge_init(struct srecreader *r)
 
 	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
 	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
+	r->heap_ts = calloc(r->nr_cpus, sizeof(*r->heap_ts));
 	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
-	if (!r->cpus || !r->heap || !r->totals)
+	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals)
 		return -ENOMEM;
 	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
 			  SRECREADER_BUFFERED_DEFAULT;
@@ -50,6 +51,7 @@ void reader_merge_free(struct srecreader *r)
 	free(r->retired);
 	free(r->cpus);
 	free(r->heap);
+	free(r->heap_ts);
 	free(r->totals);
 	if (r->zstream_ready)
 		inflateEnd(&r->zstream);
@@ -64,57 +66,65 @@ static const struct schedrec_header *cpu_record(const struct srecreader *r,
 	return (const void *)(c->first->payload + c->pos);
 }
 
-static bool heap_before(const struct srecreader *r, unsigned int a,
-			unsigned int b)
+/* Record time @ta of CPU @a comes before time @tb of CPU @b. */
+static inline bool key_before(uint64_t ta, unsigned int a, uint64_t tb,
+			      unsigned int b)
 {
-	uint64_t ta = cpu_record(r, a)->ts, tb = cpu_record(r, b)->ts;
-
 	return ta < tb || (ta == tb && a < b);
 }
 
-static void heap_swap(struct srecreader *r, unsigned int i, unsigned int j)
-{
-	unsigned int tmp = r->heap[i];
-
-	r->heap[i] = r->heap[j];
-	r->heap[j] = tmp;
-}
-
+/*
+ * The heap orders CPUs by the time of their current records, kept in
+ * heap_ts beside them so that comparing reads no record.
+ */
 static void heap_push(struct srecreader *r, unsigned int cpu)
 {
-	unsigned int i = r->heap_len++;
+	uint64_t ts = cpu_record(r, cpu)->ts;
+	unsigned int i = r->heap_len++, parent;
 
-	r->heap[i] = cpu;
-	while (i && heap_before(r, r->heap[i], r->heap[(i - 1) / 2])) {
-		heap_swap(r, i, (i - 1) / 2);
-		i = (i - 1) / 2;
+	for (; i; i = parent) {
+		parent = (i - 1) / 2;
+		if (!key_before(ts, cpu, r->heap_ts[parent], r->heap[parent]))
+			break;
+		r->heap[i] = r->heap[parent];
+		r->heap_ts[i] = r->heap_ts[parent];
 	}
+	r->heap[i] = cpu;
+	r->heap_ts[i] = ts;
 }
 
-/* The top's key changed (or the top was replaced): move it down. */
+/*
+ * The top's record changed (or the top was replaced): move it down,
+ * lifting the smaller child into the hole until it fits.
+ */
 static void heap_sift_down(struct srecreader *r)
 {
-	unsigned int i = 0;
+	unsigned int i = 0, n = r->heap_len, cpu = r->heap[0], child;
+	uint64_t ts = cpu_record(r, cpu)->ts;
 
 	for (;;) {
-		unsigned int left = 2 * i + 1, right = left + 1, min = i;
-
-		if (left < r->heap_len && heap_before(r, r->heap[left],
-						      r->heap[min]))
-			min = left;
-		if (right < r->heap_len && heap_before(r, r->heap[right],
-						       r->heap[min]))
-			min = right;
-		if (min == i)
-			return;
-		heap_swap(r, i, min);
-		i = min;
+		child = 2 * i + 1;
+		if (child >= n)
+			break;
+		if (child + 1 < n &&
+		    key_before(r->heap_ts[child + 1], r->heap[child + 1],
+			       r->heap_ts[child], r->heap[child]))
+			child++;
+		if (!key_before(r->heap_ts[child], r->heap[child], ts, cpu))
+			break;
+		r->heap[i] = r->heap[child];
+		r->heap_ts[i] = r->heap_ts[child];
+		i = child;
 	}
+	r->heap[i] = cpu;
+	r->heap_ts[i] = ts;
 }
 
 static void heap_pop(struct srecreader *r)
 {
-	r->heap[0] = r->heap[--r->heap_len];
+	if (!--r->heap_len)
+		return;
+	r->heap[0] = r->heap[r->heap_len];
 	heap_sift_down(r);
 }
 
@@ -535,6 +545,7 @@ static void read_section(struct srecreader *r)
 	case SREC_SEC_FILE:
 	case SREC_SEC_EVENTS:
 	case SREC_SEC_THREADS:
+	case SREC_SEC_KSYMS:
 	case SREC_SEC_HEADER_END:
 		skip_corrupt(r, -1, "a header section after the header");
 		break;
@@ -544,6 +555,21 @@ static void read_section(struct srecreader *r)
 		break;
 	}
 	r->status.offset = r->in.offset;
+}
+
+/* A record older than one handed out before (the rare case). */
+static __attribute__((noinline)) void
+deliver_late(struct srecreader *r, unsigned int cpu,
+	     const struct reader_chunk *chunk,
+	     const struct schedrec_header *hdr)
+{
+	r->cpus[cpu].stats.late++;
+	if (!r->late_warned)
+		reader_warn(r, chunk->offset,
+			    "cpu %u: a record at %llu ns is older than one handed out before (%llu ns): the file's records are out of time order",
+			    cpu, (unsigned long long)hdr->ts,
+			    (unsigned long long)r->newest_ts);
+	r->late_warned = true;
 }
 
 /* Hand out the oldest record and move its CPU on. */
@@ -583,17 +609,10 @@ static void deliver(struct srecreader *r, struct srec_record *rec)
 	s->gaps += rec->gap;
 	s->gap_count += !!rec->gap;
 	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
-	if (hdr->ts < r->newest_ts) {
-		s->late++;
-		if (!r->late_warned)
-			reader_warn(r, chunk->offset,
-				    "cpu %u: a record at %llu ns is older than one handed out before (%llu ns): the file's records are out of time order",
-				    cpu, (unsigned long long)hdr->ts,
-				    (unsigned long long)r->newest_ts);
-		r->late_warned = true;
-	} else {
+	if (hdr->ts < r->newest_ts)
+		deliver_late(r, cpu, chunk, hdr);
+	else
 		r->newest_ts = hdr->ts;
-	}
 
 	/* move on; the chunk stays allocated until the next call */
 	c->chunk_start = false;
@@ -631,37 +650,54 @@ static void finish(struct srecreader *r)
 		return;
 	}
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		const struct srec_cpu_total *t = &r->totals[cpu];
+		struct srec_cpu_total t = r->totals[cpu];
 		const struct srecreader_cpu *s = &r->cpus[cpu].stats;
 
-		if (t->records == s->records && t->lost == s->lost &&
-		    t->gaps == s->gaps)
+		/* of a series: the trailers of every file */
+		if (r->series_totals) {
+			t.records += r->series_totals[cpu].records;
+			t.lost += r->series_totals[cpu].lost;
+			t.gaps += r->series_totals[cpu].gaps;
+		}
+		if (t.records == s->records && t.lost == s->lost &&
+		    t.gaps == s->gaps)
 			continue;
 		reader_warn(r, r->in.offset,
 			    "cpu %u: the trailer counts %llu records, %llu lost and %llu in sequence gaps; the file holds %llu, %llu and %llu",
-			    cpu, (unsigned long long)t->records,
-			    (unsigned long long)t->lost,
-			    (unsigned long long)t->gaps,
+			    cpu, (unsigned long long)t.records,
+			    (unsigned long long)t.lost,
+			    (unsigned long long)t.gaps,
 			    (unsigned long long)s->records,
 			    (unsigned long long)s->lost,
 			    (unsigned long long)s->gaps);
 	}
 }
 
+/* No input is left: the last file of the series ended. */
+static bool input_over(const struct srecreader *r)
+{
+	return r->done && r->next_file >= r->nr_next;
+}
+
 /* Whether the oldest record held can go: nothing older can follow. */
 static bool may_deliver(const struct srecreader *r)
 {
-	return r->done || r->buffered > r->max_buffered ||
-	       cpu_record(r, r->heap[0])->ts < r->horizon;
+	return input_over(r) || r->buffered > r->max_buffered ||
+	       r->heap_ts[0] < r->horizon;
 }
 
-int srecreader_next(struct srecreader *r, struct srec_record *rec)
+/* Read sections until a record may go, or the input ends. */
+static __attribute__((noinline)) int next_slow(struct srecreader *r,
+					       struct srec_record *rec)
 {
 	if (r->error)
 		return r->error;
-	free(r->retired);
-	r->retired = NULL;
 	for (;;) {
+		/* a file of a series ended: what it holds merges with the next */
+		if (r->done && reader_next_file(r))
+			continue;
+		if (r->error)
+			return r->error;
 		if (r->heap_len && may_deliver(r)) {
 			deliver(r, rec);
 			return 1;
@@ -675,6 +711,20 @@ int srecreader_next(struct srecreader *r, struct srec_record *rec)
 		if (r->error)
 			return r->error;
 	}
+}
+
+int srecreader_next(struct srecreader *r, struct srec_record *rec)
+{
+	if (r->retired) {
+		free(r->retired);
+		r->retired = NULL;
+	}
+	/* the common case, kept small: a record is ready */
+	if (!r->error && r->heap_len && may_deliver(r)) {
+		deliver(r, rec);
+		return 1;
+	}
+	return next_slow(r, rec);
 }
 
 int srecreader_for_each(struct srecreader *r,

@@ -452,6 +452,46 @@ static int read_threads(struct srecreader *r)
 	return 0;
 }
 
+/*
+ * KSYMS: the kallsyms snapshot, inflated to exactly the length its head
+ * says, which is bounded before anything is allocated for it.
+ */
+static int read_ksyms(struct srecreader *r)
+{
+	struct srec_ksyms_head head;
+	const unsigned char *data;
+	uLongf len;
+	int ret;
+
+	reader_copy_head(r, &head, sizeof(head));
+	if (r->kallsyms || r->frame.head_len < sizeof(head) ||
+	    head.raw_len > SREC_KSYMS_MAX)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: %s kallsyms snapshot of %u bytes at offset %llu",
+				   r->kallsyms ? "a second" : "a",
+				   head.raw_len,
+				   (unsigned long long)r->frame_offset);
+	data = header_data(r, "kallsyms snapshot");
+	if (!data)
+		return r->error;
+	r->kallsyms = malloc((size_t)head.raw_len + 1);
+	if (!r->kallsyms)
+		return header_fail(r, -ENOMEM,
+				   "no memory for the kallsyms snapshot");
+	len = head.raw_len;
+	ret = uncompress((Bytef *)r->kallsyms, &len, data, r->frame.data_len);
+	if (ret != Z_OK || len != head.raw_len)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: the kallsyms snapshot at offset %llu does not inflate to its %u bytes",
+				   (unsigned long long)r->frame_offset,
+				   head.raw_len);
+	r->kallsyms[len] = '\0';
+	r->info.kallsyms = r->kallsyms;
+	r->info.kallsyms_len = len;
+	r->info.kallsyms_flags = head.flags;
+	return 0;
+}
+
 static int compare_thread(const void *a, const void *b)
 {
 	const struct srec_thread *ta = a, *tb = b;
@@ -484,6 +524,9 @@ static int read_header_tables(struct srecreader *r)
 			break;
 		case SREC_SEC_THREADS:
 			ret = read_threads(r);
+			break;
+		case SREC_SEC_KSYMS:
+			ret = read_ksyms(r);
 			break;
 		case SREC_SEC_HEADER_END:
 			return header_data(r, "header end") ? 0 : r->error;
@@ -584,6 +627,7 @@ struct srecreader *srecreader_open_fd(int fd,
 	ret = read_header(r);
 	if (!ret)
 		ret = reader_merge_init(r);
+	r->series_start_ns = r->info.file.start_mono_ns;
 	if (ret) {
 		snprintf(err, err_size, "%s", r->error ? r->message :
 			 "no memory");
@@ -621,10 +665,108 @@ struct srecreader *srecreader_open(const char *path,
 	return r;
 }
 
+int srecreader_add_file(struct srecreader *r, const char *path)
+{
+	char **paths, *copy = strdup(path);
+
+	paths = copy ? realloc(r->next_paths,
+			       (r->nr_next + 1) * sizeof(*paths)) : NULL;
+	if (!paths) {
+		free(copy);
+		return -ENOMEM;
+	}
+	paths[r->nr_next++] = copy;
+	r->next_paths = paths;
+	return 0;
+}
+
+/* Whether @next continues the series @r has read so far. */
+static bool continues_series(struct srecreader *r,
+			     const struct srecreader *next, const char *path)
+{
+	const struct srec_file_head *a = &r->info.file, *b = &next->info.file;
+	const char *why = NULL;
+
+	if (!(b->flags & SREC_FILE_F_CONTINUED))
+		why = "it is the first file of a recording, not one that continues another";
+	else if (b->nr_cpus != a->nr_cpus)
+		why = "it has another number of CPUs";
+	else if (b->drainer_pid != a->drainer_pid ||
+		 strcmp(next->info.hostname, r->info.hostname))
+		why = "another drainer or host wrote it";
+	else if (b->start_mono_ns < r->series_start_ns ||
+		 (r->has_trailer && b->start_mono_ns < r->trailer.end_mono_ns))
+		why = "it began before the file before it ended: give the files in the order they were written (sort -V)";
+	if (!why)
+		return true;
+	reader_fail(r, -EPROTO, 0, "%s does not continue the recording: %s",
+		    path, why);
+	return false;
+}
+
+bool reader_next_file(struct srecreader *r)
+{
+	struct srecreader_options opt = r->opt;
+	struct srecreader *next;
+	char err[512], *path;
+	unsigned int cpu;
+
+	if (r->next_file >= r->nr_next)
+		return false;
+	path = r->next_paths[r->next_file++];
+	opt.max_buffered = 0;
+	next = srecreader_open(path, &opt, err, sizeof(err));
+	if (!next) {
+		reader_fail(r, errno ? -errno : -EIO, 0, "%s", err);
+		return false;
+	}
+	if (!continues_series(r, next, path)) {
+		srecreader_close(next);
+		return false;
+	}
+	if (!r->series_totals) {
+		r->series_totals = calloc(r->nr_cpus, sizeof(*r->totals));
+		if (!r->series_totals) {
+			srecreader_close(next);
+			reader_fail(r, -ENOMEM, 0, "no memory");
+			return false;
+		}
+	}
+	/* the trailer of the file that ended counts towards the whole */
+	for (cpu = 0; r->has_trailer && cpu < r->nr_cpus; cpu++) {
+		r->series_totals[cpu].records += r->totals[cpu].records;
+		r->series_totals[cpu].lost += r->totals[cpu].lost;
+		r->series_totals[cpu].gaps += r->totals[cpu].gaps;
+	}
+	/* its input, and the record types it declares, become ours */
+	srecinput_free(&r->in);
+	if (r->own_fd >= 0)
+		close(r->own_fd);
+	r->in = next->in;
+	r->own_fd = next->own_fd;
+	memset(&next->in, 0, sizeof(next->in));
+	next->own_fd = -1;
+	r->types = next->types;
+	r->series_start_ns = next->info.file.start_mono_ns;
+	srecreader_close(next);
+	r->done = false;
+	r->has_trailer = false;
+	r->status.eof = false;
+	r->status.trailer = false;
+	r->status.file++;
+	return true;
+}
+
 void srecreader_close(struct srecreader *r)
 {
+	unsigned int i;
+
 	if (!r)
 		return;
+	for (i = 0; i < r->nr_next; i++)
+		free(r->next_paths[i]);
+	free(r->next_paths);
+	free(r->series_totals);
 	reader_merge_free(r);
 	if (r->own_fd >= 0)
 		close(r->own_fd);
@@ -633,6 +775,7 @@ void srecreader_close(struct srecreader *r)
 	free(r->strings);
 	free(r->events);
 	free(r->threads);
+	free(r->kallsyms);
 	free(r->online);
 	free(r);
 }
@@ -650,15 +793,21 @@ const struct srec_event *srecreader_event(const struct srecreader *r,
 	return &r->events[r->event_index[type]];
 }
 
-const struct srec_thread *srecreader_thread(const struct srecreader *r,
-					    uint32_t tid)
+const struct srec_thread *
+srecreader_info_thread(const struct srecreader_info *info, uint32_t tid)
 {
 	struct srec_thread key = { .tid = tid };
 
-	if (!r->info.nr_threads)
+	if (!info->nr_threads)
 		return NULL;
-	return bsearch(&key, r->threads, r->info.nr_threads,
-		       sizeof(*r->threads), compare_thread);
+	return bsearch(&key, info->threads, info->nr_threads,
+		       sizeof(*info->threads), compare_thread);
+}
+
+const struct srec_thread *srecreader_thread(const struct srecreader *r,
+					    uint32_t tid)
+{
+	return srecreader_info_thread(&r->info, tid);
 }
 
 bool srecreader_cpu_online(const struct srecreader *r, unsigned int cpu)

@@ -85,6 +85,20 @@ struct srecreader *srecreader_open_fd(int fd,
 				      char *err, size_t err_size);
 void srecreader_close(struct srecreader *r);
 
+/*
+ * A recording written by `schedrec record --rotate` is a series of files,
+ * each complete (doc/srec-format.md, "Rotation").  Queue @path as the file
+ * that follows the last one given: when the reader reaches the end of the
+ * current file it opens the next, checks that it continues the series
+ * (CONTINUED, the same CPUs and drainer, started later) and goes on with
+ * its records, merged by time with what it still holds, as one recording:
+ * sequence numbers, loss and the trailers' totals run across the files.
+ * The header (srecreader_info()) stays the first file's.  0, or -ENOMEM.
+ * A file that cannot be read or does not continue the series is an error
+ * of srecreader_next(), which names it.
+ */
+int srecreader_add_file(struct srecreader *r, const char *path);
+
 /* The header.  Strings are NUL-terminated, "" when absent. */
 struct srecreader_info {
 	struct srec_file_head file;	/* as read; strings below */
@@ -99,6 +113,15 @@ struct srecreader_info {
 	unsigned int nr_events;
 	const struct srec_thread *threads;	/* sorted by tid */
 	size_t nr_threads;
+	/*
+	 * The /proc/kallsyms snapshot of a KSYMS section (format 1.1),
+	 * inflated and NUL-terminated (tools/lib/ksyms.h parses it), or NULL
+	 * with kallsyms_len 0 if the file has none; kallsyms_flags is its
+	 * SREC_KSYMS_F_* (HIDDEN: every address is 0).
+	 */
+	const char *kallsyms;
+	size_t kallsyms_len;
+	uint32_t kallsyms_flags;
 };
 
 const struct srecreader_info *srecreader_info(const struct srecreader *r);
@@ -110,6 +133,9 @@ const struct srec_event *srecreader_event(const struct srecreader *r,
 /* The start snapshot's entry for @tid, NULL if none. */
 const struct srec_thread *srecreader_thread(const struct srecreader *r,
 					    uint32_t tid);
+/* The same, from the header alone. */
+const struct srec_thread *
+srecreader_info_thread(const struct srecreader_info *info, uint32_t tid);
 
 /* Whether @cpu was online at start, per the header's online list. */
 bool srecreader_cpu_online(const struct srecreader *r, unsigned int cpu);
@@ -176,6 +202,7 @@ struct srecreader_status {
 	bool eof;		/* the end of the input was reached */
 	bool truncated;		/* it ended inside a section */
 	bool trailer;		/* the trailer was read */
+	unsigned int file;	/* of a series: the file being read, from 0 */
 };
 
 const struct srecreader_status *srecreader_status(const struct srecreader *r);

@@ -61,6 +61,7 @@ struct srecreader {
 	char *strings;
 	struct srec_event *events;
 	struct srec_thread *threads;
+	char *kallsyms;			/* the KSYMS text, inflated */
 	struct srec_type_sizes types;
 	int event_index[256];		/* into events, -1 if none */
 	unsigned char *online;		/* bitmap, NULL: all online */
@@ -68,6 +69,7 @@ struct srecreader {
 	unsigned int nr_cpus;
 	struct reader_cpu *cpus;
 	unsigned int *heap;		/* CPUs with records, oldest first */
+	uint64_t *heap_ts;		/* beside each: its record's time */
 	unsigned int heap_len;
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
@@ -90,6 +92,13 @@ struct srecreader {
 	bool has_trailer;
 	struct srec_trailer_head trailer;
 	struct srec_cpu_total *totals;
+
+	/* a series of files (srecreader_add_file()) */
+	char **next_paths;		/* queued, in order */
+	unsigned int nr_next;
+	unsigned int next_file;		/* the next of them to read */
+	uint64_t series_start_ns;	/* of the file being read */
+	struct srec_cpu_total *series_totals;	/* the files before */
 
 	struct srecreader_status status;
 	int error;
@@ -119,6 +128,14 @@ void reader_copy_head(const struct srecreader *r, void *dst, size_t size);
 
 /* Scratch memory of at least @size bytes, or NULL. */
 void *reader_scratch(struct srecreader *r, size_t size);
+
+/*
+ * The end of the current file: go on with the next one queued.  True if
+ * there is one to read (r->done is then false again); false with
+ * r->error set if it could not be read or does not continue the series,
+ * or false if there was none.
+ */
+bool reader_next_file(struct srecreader *r);
 
 /* The merge's side of open and close (srecmerge.c). */
 int reader_merge_init(struct srecreader *r);

@@ -11,16 +11,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "srecsys.h"
 #include "srecwriter.h"
 
 #define CPU_ONLINE_PATH	"/sys/devices/system/cpu/online"
+#define KALLSYMS_PATH	"/proc/kallsyms"
+#define KALLSYMS_READ	(1u << 20)
 
 /* A decimal directory name as a tid, or 0 if it is not one. */
 static uint32_t parse_id(const char *name)
@@ -197,4 +201,113 @@ void srecsys_fill_header(const struct srecsys *sys,
 	hdr->start_real_ns = sys->start_real_ns;
 	hdr->threads = sys->threads;
 	hdr->nr_threads = sys->nr_threads;
+}
+
+/* Read @fd to its end into a malloc()ed buffer of at most @max bytes. */
+static int read_all(int fd, size_t max, char **out, size_t *out_len)
+{
+	size_t len = 0, size = 0;
+	char *buf = NULL, *bigger;
+	ssize_t n;
+
+	for (;;) {
+		if (size - len < KALLSYMS_READ) {
+			size = size ? 2 * size : 4 * KALLSYMS_READ;
+			bigger = realloc(buf, size);
+			if (!bigger) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = bigger;
+		}
+		n = read(fd, buf + len, size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			free(buf);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+		if (len > max) {
+			free(buf);
+			return -EFBIG;
+		}
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+/* Symbols in @text, and whether any line's address is not 0. */
+static size_t count_symbols(const char *text, size_t len, bool *shown)
+{
+	const char *p = text, *end = text + len, *eol;
+	size_t lines = 0;
+
+	*shown = false;
+	while (p < end) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (eol > p)
+			lines++;
+		/* the address is the hex digits up to the first space */
+		for (; p < eol && *p != ' ' && !*shown; p++)
+			*shown = *p != '0';
+		p = eol + 1;
+	}
+	return lines;
+}
+
+int srecsys_kallsyms(struct srecsys_ksyms *k, const char *path)
+{
+	size_t raw_len = 0;
+	uLongf packed;
+	char *text = NULL;
+	bool shown;
+	int fd, ret;
+
+	memset(k, 0, sizeof(*k));
+	fd = open(path ? path : KALLSYMS_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = read_all(fd, SREC_KSYMS_MAX, &text, &raw_len);
+	close(fd);
+	if (ret)
+		return ret;
+	k->lines = count_symbols(text, raw_len, &shown);
+	packed = compressBound(raw_len);
+	k->data = malloc(packed);
+	ret = -ENOMEM;
+	if (k->data && compress2(k->data, &packed, (const Bytef *)text,
+				 raw_len, Z_BEST_SPEED) == Z_OK) {
+		ret = packed <= SREC_DATA_MAX ? 0 : -EFBIG;
+		k->len = packed;
+		k->raw_len = raw_len;
+		k->flags = shown ? 0 : SREC_KSYMS_F_HIDDEN;
+	}
+	free(text);
+	if (ret)
+		srecsys_kallsyms_free(k);
+	return ret;
+}
+
+void srecsys_kallsyms_free(struct srecsys_ksyms *k)
+{
+	free(k->data);
+	memset(k, 0, sizeof(*k));
+}
+
+void srecsys_fill_ksyms(const struct srecsys_ksyms *k,
+			struct srecwriter_header *hdr)
+{
+	if (!k->data)
+		return;
+	hdr->ksyms = k->data;
+	hdr->ksyms_len = k->len;
+	hdr->ksyms_raw_len = k->raw_len;
+	hdr->ksyms_flags = k->flags;
 }

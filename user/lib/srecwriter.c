@@ -8,12 +8,14 @@
  * kernel's.  Memory is allocated once, by srecwriter_open().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +28,9 @@
 /* Data pieces of one section: the most the header's FILE section uses. */
 #define SECTION_PIECES	8
 
+/* options.reserve: the file's blocks are allocated this far ahead */
+#define RESERVE_AHEAD	(256u << 10)
+
 enum writer_state {
 	WRITER_OPEN,		/* nothing written yet */
 	WRITER_RECORDING,	/* header written */
@@ -35,6 +40,9 @@ enum writer_state {
 struct writer_cpu {
 	struct ringreader_seq seq;	/* 64-bit numbers and gaps */
 	uint64_t pending_filtered;	/* for the next chunk */
+	bool rebase;			/* a continued file: the next record
+					 * starts this file's count, no gap
+					 */
 };
 
 struct srecwriter {
@@ -47,14 +55,26 @@ struct srecwriter {
 	int error;			/* sticky write error, or 0 */
 	char message[256];
 	uint64_t bytes;
+	uint64_t good_bytes;		/* up to the last complete section */
 	uint64_t chunks;
 	uint32_t file_flags;
+	unsigned int files;		/* files begun before this one */
+
+	/* where the file began in the fd; whether it can be cut back */
+	bool seekable;
+	uint64_t base;
+	/* options.reserve: bytes allocated from base, room for the trailer */
+	bool want_reserve;
+	bool reserve;
+	uint64_t reserved;
+	uint64_t trailer_len;
 
 	/* record sizes by type from the event table; -1: not in it */
 	int type_size[256];
 
 	struct writer_cpu *cpus;
 	struct srec_cpu_total *totals;	/* the trailer's data */
+	struct srec_cpu_total *recording;	/* over every file */
 
 	z_stream zstream;
 	bool zstream_ready;
@@ -172,6 +192,80 @@ static int setup_zlib(struct srecwriter *w)
 	return w->zbuf ? 0 : -ENOMEM;
 }
 
+/*
+ * Begin a file on @fd: where it starts in the fd, and whether it is a
+ * regular file, which can be cut back after a failed write and have its
+ * blocks allocated ahead.
+ */
+static void attach_fd(struct srecwriter *w, int fd)
+{
+	struct stat st;
+	off_t off;
+
+	w->fd = fd;
+	w->bytes = 0;
+	w->good_bytes = 0;
+	w->reserved = 0;
+	off = lseek(fd, 0, SEEK_CUR);
+	w->seekable = off >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	w->base = w->seekable ? off : 0;
+	w->reserve = w->want_reserve && w->seekable;
+}
+
+/* Give back the blocks allocated ahead, past what is written. */
+static void release_reserve(struct srecwriter *w)
+{
+	if (!w->reserve || w->reserved <= w->bytes)
+		return;
+	/* even at the same size, a truncate drops the blocks past the end */
+	if (!ftruncate(w->fd, w->base + w->bytes))
+		w->reserved = w->bytes;
+}
+
+static int try_allocate(struct srecwriter *w, uint64_t len)
+{
+	int ret;
+
+	do {
+		ret = fallocate(w->fd, FALLOC_FL_KEEP_SIZE, w->base + w->bytes,
+				len);
+	} while (ret && errno == EINTR);
+	if (ret)
+		return -errno;
+	w->reserved = w->bytes + len;
+	return 0;
+}
+
+/*
+ * options.reserve: before a section of @len bytes goes out, have the
+ * file's blocks allocated up to its end and the trailer's length past it.
+ * A full disk is then found here, at a section boundary, while the room
+ * for the trailer is still held: srecwriter_salvage() can end the file.
+ */
+static int keep_room(struct srecwriter *w, uint64_t len)
+{
+	uint64_t need = len + w->trailer_len;
+	int ret;
+
+	if (!w->reserve || w->bytes + need <= w->reserved)
+		return 0;
+	ret = try_allocate(w, need + RESERVE_AHEAD);
+	if (ret == -ENOSPC || ret == -EDQUOT)
+		ret = try_allocate(w, need);
+	if (!ret)
+		return 0;
+	if (ret != -ENOSPC && ret != -EDQUOT && ret != -EFBIG) {
+		/* a file system that cannot allocate ahead: write without */
+		w->reserve = false;
+		return 0;
+	}
+	w->error = ret;
+	return set_error(w, ret,
+			 "%s after %llu bytes (the next section, %llu bytes, did not fit)",
+			 strerror(-ret), (unsigned long long)w->bytes,
+			 (unsigned long long)len);
+}
+
 int srecwriter_open(struct srecwriter **wp, int fd,
 		    const struct srecwriter_options *opt)
 {
@@ -188,16 +282,21 @@ int srecwriter_open(struct srecwriter **wp, int fd,
 	w = writer_alloc(a, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = fd;
 	w->allocator = *a;
 	w->nr_cpus = opt->nr_cpus;
+	w->want_reserve = opt->reserve;
+	attach_fd(w, fd);
+	w->trailer_len = sizeof(struct srec_frame) +
+			 sizeof(struct srec_trailer_head) +
+			 (uint64_t)w->nr_cpus * sizeof(struct srec_cpu_total);
 	w->chunk_max = opt->chunk_max ? opt->chunk_max :
 		       SRECWRITER_CHUNK_DEFAULT;
 	w->zlib_level = opt->zlib_level;
 	w->cpus = writer_alloc(a, w->nr_cpus * sizeof(*w->cpus));
 	w->totals = writer_alloc(a, w->nr_cpus * sizeof(*w->totals));
+	w->recording = writer_alloc(a, w->nr_cpus * sizeof(*w->recording));
 	ret = -ENOMEM;
-	if (!w->cpus || !w->totals)
+	if (!w->cpus || !w->totals || !w->recording)
 		goto fail;
 	if (w->zlib_level) {
 		ret = setup_zlib(w);
@@ -226,6 +325,10 @@ void srecwriter_close(struct srecwriter *w)
 		a.free(w->cpus, w->nr_cpus * sizeof(*w->cpus), a.arg);
 	if (w->totals)
 		a.free(w->totals, w->nr_cpus * sizeof(*w->totals), a.arg);
+	if (w->recording)
+		a.free(w->recording, w->nr_cpus * sizeof(*w->recording),
+		       a.arg);
+	release_reserve(w);
 	a.free(w, sizeof(*w), a.arg);
 }
 
@@ -284,6 +387,8 @@ static int write_section(struct srecwriter *w, uint16_t type,
 {
 	static const unsigned char zeros[SREC_ALIGN];
 	struct iovec iov[SECTION_PIECES + 3];
+	uint64_t pad = 0;
+	int ret;
 	struct srec_frame frame = {
 		.magic = SREC_MAGIC,
 		.type = type,
@@ -313,8 +418,9 @@ static int write_section(struct srecwriter *w, uint16_t type,
 				 "section of %llu bytes is too long",
 				 (unsigned long long)data_len);
 	if (data_len % SREC_ALIGN) {
+		pad = SREC_ALIGN - data_len % SREC_ALIGN;
 		iov[count].iov_base = (void *)zeros;
-		iov[count++].iov_len = SREC_ALIGN - data_len % SREC_ALIGN;
+		iov[count++].iov_len = pad;
 	}
 	frame.data_len = data_len;
 	frame.data_crc = crc;
@@ -323,7 +429,16 @@ static int write_section(struct srecwriter *w, uint16_t type,
 	if (head_len)
 		crc = crc32(crc, head, head_len);
 	frame.head_crc = crc;
-	return write_all(w, iov, count);
+	/* the trailer goes into the room kept for it */
+	if (type != SREC_SEC_TRAILER) {
+		ret = keep_room(w, sizeof(frame) + head_len + data_len + pad);
+		if (ret)
+			return ret;
+	}
+	ret = write_all(w, iov, count);
+	if (!ret)
+		w->good_bytes = w->bytes;
+	return ret;
 }
 
 /* Copy @src (NULL: nothing) into the zeroed @dst, NUL-terminated. */
@@ -351,8 +466,7 @@ static unsigned int abi_events(struct srec_event *table, uint32_t mask)
 		memset(ev, 0, sizeof(*ev));
 		ev->id = id;
 		ev->size = id < ARRAY_SIZE(sizes) ? sizes[id] : 0;
-		if (id >= SCHEDREC_EV_FIRST && id <= SCHEDREC_EV_LAST &&
-		    (mask & (1u << id)))
+		if (SCHEDREC_EV_IS_EVENT(id) && (mask & (1u << id)))
 			ev->flags = SREC_EVENT_F_ENABLED;
 		copy_name(ev->name, sizeof(ev->name), names[id]);
 		if (id < ARRAY_SIZE(tracepoints))
@@ -416,7 +530,7 @@ static int write_file_section(struct srecwriter *w,
 		.event_mask = hdr->event_mask,
 		.mode = hdr->mode,
 		.buf_kb = hdr->buf_kb,
-		.flags = hdr->flags,
+		.flags = w->file_flags,
 	};
 	struct iovec pieces[SECTION_PIECES];
 	int nr_pieces = 0;
@@ -470,6 +584,25 @@ static int write_threads(struct srecwriter *w,
 	return ret;
 }
 
+/* KSYMS: the caller's compressed /proc/kallsyms, if it gave one. */
+static int write_ksyms(struct srecwriter *w,
+		       const struct srecwriter_header *hdr)
+{
+	struct srec_ksyms_head head = {
+		.raw_len = hdr->ksyms_raw_len,
+		.flags = hdr->ksyms_flags,
+	};
+	struct iovec piece = {
+		.iov_base = (void *)hdr->ksyms,
+		.iov_len = hdr->ksyms_len,
+	};
+
+	if (!hdr->ksyms)
+		return 0;
+	return write_section(w, SREC_SEC_KSYMS, &head, sizeof(head), &piece,
+			     1);
+}
+
 int srecwriter_write_header(struct srecwriter *w,
 			    const struct srecwriter_header *hdr)
 {
@@ -483,6 +616,11 @@ int srecwriter_write_header(struct srecwriter *w,
 		return w->error;
 	if (w->state != WRITER_OPEN)
 		return set_error(w, -EINVAL, "the header is already written");
+	if (hdr->ksyms && (hdr->ksyms_len > SREC_DATA_MAX ||
+			   hdr->ksyms_raw_len > SREC_KSYMS_MAX))
+		return set_error(w, -EINVAL,
+				 "kallsyms snapshot of %u bytes (%u compressed) is too long",
+				 hdr->ksyms_raw_len, hdr->ksyms_len);
 	if (!events) {
 		nr_events = abi_events(abi_table, hdr->event_mask);
 		events = abi_table;
@@ -491,13 +629,19 @@ int srecwriter_write_header(struct srecwriter *w,
 	if (ret)
 		return ret;
 	w->file_flags = hdr->flags;
+	if (w->files)
+		w->file_flags = (w->file_flags & ~SREC_FILE_F_FROM_START) |
+				SREC_FILE_F_CONTINUED;
 	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
-		ringreader_seq_init(&w->cpus[cpu].seq,
-				    hdr->flags & SREC_FILE_F_FROM_START ?
-				    0 : RINGREADER_SEQ_ANY);
 		w->totals[cpu].cpu = cpu;
 		w->totals[cpu].kernel_written = SREC_COUNT_UNKNOWN;
 		w->totals[cpu].kernel_lost = SREC_COUNT_UNKNOWN;
+		if (w->files)
+			continue;	/* the sequences go on */
+		ringreader_seq_init(&w->cpus[cpu].seq,
+				    hdr->flags & SREC_FILE_F_FROM_START ?
+				    0 : RINGREADER_SEQ_ANY);
+		w->recording[cpu] = w->totals[cpu];
 	}
 	ret = write_file_section(w, hdr);
 	if (!ret)
@@ -505,6 +649,8 @@ int srecwriter_write_header(struct srecwriter *w,
 				  sizeof(*events));
 	if (!ret)
 		ret = write_threads(w, hdr->threads, hdr->nr_threads);
+	if (!ret)
+		ret = write_ksyms(w, hdr);
 	if (!ret)
 		ret = write_section(w, SREC_SEC_HEADER_END, NULL, 0, NULL, 0);
 	if (!ret)
@@ -536,6 +682,10 @@ static int check_records(struct srecwriter *w, unsigned int cpu,
 			return set_error(w, -EBADMSG,
 					 "cpu %u: record at byte %zu has type %u and size %u, not in the event table",
 					 cpu, pos, rec->type, rec->size);
+		if (!ringreader_stack_ok(rec))
+			return set_error(w, -EBADMSG,
+					 "cpu %u: STACK record at byte %zu: its count does not give its size %u",
+					 cpu, pos, rec->size);
 		pos += rec->size;
 	}
 	return 0;
@@ -572,6 +722,37 @@ static uint64_t describe_chunk(const unsigned char *buf, size_t len,
 	return gaps;
 }
 
+/*
+ * The first records of a CPU in a continued file (srecwriter_next_file()):
+ * a reader of the file alone takes the first record's number as the start
+ * of the count, as in a file that did not start from zero, so the writer
+ * does too, starting from the true 64-bit number.  Returns the numbers
+ * that no LOST record explains between the previous file and this one.
+ */
+static uint64_t rebase(struct ringreader_seq *seq, const unsigned char *buf,
+		       size_t len)
+{
+	const struct schedrec_header *rec;
+	uint64_t seq64, lost, start;
+	size_t pos;
+
+	if (seq->next == RINGREADER_SEQ_ANY)
+		return 0;	/* the first record sets it anyway */
+	for (pos = 0; pos < len; pos += rec->size) {
+		rec = (const void *)(buf + pos);
+		if (rec->type == SCHEDREC_REC_PAD)
+			continue;
+		lost = rec->type == SCHEDREC_REC_LOST ?
+		       ((const struct schedrec_lost *)rec)->count : 0;
+		seq64 = ringreader_seq_extend(seq->next, rec->seq);
+		start = seq64 >= lost ? seq64 - lost : 0;
+		lost = start > seq->next ? start - seq->next : 0;
+		seq->next = start;
+		return lost;
+	}
+	return 0;
+}
+
 /* Compress @len bytes of records into zbuf; the compressed size, or 0. */
 static size_t compress_chunk(struct srecwriter *w, const void *buf, size_t len)
 {
@@ -596,11 +777,14 @@ static int write_chunk(struct srecwriter *w, unsigned int cpu,
 		.raw_len = len,
 	};
 	struct srec_cpu_total *total = &w->totals[cpu];
+	struct srec_cpu_total *all = &w->recording[cpu];
 	struct iovec piece = { .iov_base = (void *)buf, .iov_len = len };
 	struct ringreader_seq seq = w->cpus[cpu].seq;
-	uint64_t gaps;
+	uint64_t gaps, between = 0;
 	int ret;
 
+	if (w->cpus[cpu].rebase)
+		between = rebase(&seq, buf, len);
 	gaps = describe_chunk(buf, len, &seq, &head);
 	if (!head.count)
 		return 0;	/* only PAD */
@@ -620,11 +804,17 @@ static int write_chunk(struct srecwriter *w, unsigned int cpu,
 		return ret;
 	w->cpus[cpu].seq = seq;
 	w->cpus[cpu].pending_filtered = 0;
+	w->cpus[cpu].rebase = false;
 	total->chunks++;
 	total->records += head.count;
 	total->bytes += len;
 	total->lost += head.lost;
 	total->gaps += gaps;
+	all->chunks++;
+	all->records += head.count;
+	all->bytes += len;
+	all->lost += head.lost;
+	all->gaps += gaps + between;
 	w->chunks++;
 	w->rounds_idle = 0;
 	return 0;
@@ -671,6 +861,7 @@ void srecwriter_filtered(struct srecwriter *w, unsigned int cpu,
 		return;
 	w->cpus[cpu].pending_filtered += count;
 	w->totals[cpu].filtered += count;
+	w->recording[cpu].filtered += count;
 }
 
 int srecwriter_round(struct srecwriter *w, uint64_t start_ns)
@@ -727,18 +918,91 @@ int srecwriter_write_trailer(struct srecwriter *w,
 	for (cpu = 0; trailer->kernel && cpu < w->nr_cpus; cpu++) {
 		w->totals[cpu].kernel_written = trailer->kernel[cpu].written;
 		w->totals[cpu].kernel_lost = trailer->kernel[cpu].lost;
+		w->recording[cpu].kernel_written = trailer->kernel[cpu].written;
+		w->recording[cpu].kernel_lost = trailer->kernel[cpu].lost;
 	}
 	ret = write_section(w, SREC_SEC_TRAILER, &head, sizeof(head),
 			    &piece, 1);
-	if (!ret)
+	if (!ret) {
 		w->state = WRITER_DONE;
+		release_reserve(w);
+	}
 	return ret;
+}
+
+int srecwriter_salvage(struct srecwriter *w,
+		       const struct srecwriter_trailer *trailer)
+{
+	char message[sizeof(w->message)];
+	int err = w->error, ret;
+	uint64_t end;
+
+	if (w->state == WRITER_DONE)
+		return 0;
+	if (w->state != WRITER_RECORDING)
+		return err ? err : -EINVAL;
+	/* what a failed write left of its section goes */
+	if (w->bytes != w->good_bytes) {
+		end = w->base + w->good_bytes;
+		if (!w->seekable || ftruncate(w->fd, end) ||
+		    lseek(w->fd, end, SEEK_SET) != (off_t)end)
+			return err ? err : -EIO;
+		w->bytes = w->good_bytes;
+	}
+	memcpy(message, w->message, sizeof(message));
+	w->error = 0;
+	ret = srecwriter_write_trailer(w, trailer);
+	if (ret && w->seekable && w->bytes != w->good_bytes) {
+		end = w->base + w->good_bytes;
+		if (!ftruncate(w->fd, end) &&
+		    lseek(w->fd, end, SEEK_SET) == (off_t)end)
+			w->bytes = w->good_bytes;
+	}
+	release_reserve(w);
+	/* the first error is the one to tell, and it sticks */
+	if (err) {
+		memcpy(w->message, message, sizeof(message));
+		w->error = err;
+	}
+	return ret;
+}
+
+int srecwriter_next_file(struct srecwriter *w, int fd)
+{
+	unsigned int cpu;
+
+	if (w->error)
+		return w->error;
+	if (w->state != WRITER_DONE)
+		return set_error(w, -EINVAL,
+				 "the next file begins after this one's trailer");
+	attach_fd(w, fd);
+	w->state = WRITER_OPEN;
+	w->files++;
+	w->chunks = 0;
+	memset(w->totals, 0, w->nr_cpus * sizeof(*w->totals));
+	for (cpu = 0; cpu < w->nr_cpus; cpu++) {
+		w->cpus[cpu].rebase = true;
+		/* filtered records not yet told by a chunk: this file tells */
+		w->totals[cpu].filtered = w->cpus[cpu].pending_filtered;
+	}
+	memset(w->round_start, 0, sizeof(w->round_start));
+	w->rounds = 0;
+	w->rounds_idle = 0;
+	w->horizon = 0;
+	return 0;
 }
 
 const struct srec_cpu_total *srecwriter_totals(const struct srecwriter *w,
 					       unsigned int cpu)
 {
 	return cpu < w->nr_cpus ? &w->totals[cpu] : NULL;
+}
+
+const struct srec_cpu_total *
+srecwriter_recording_totals(const struct srecwriter *w, unsigned int cpu)
+{
+	return cpu < w->nr_cpus ? &w->recording[cpu] : NULL;
 }
 
 uint64_t srecwriter_bytes(const struct srecwriter *w)

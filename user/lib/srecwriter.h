@@ -14,6 +14,10 @@
  *	srecwriter_write_trailer(w, &trailer);
  *	srecwriter_close(w);			(frees; the fd stays open)
  *
+ * Rotation: after a file's trailer, srecwriter_next_file(w, fd) starts the
+ * next file of the same recording, then its header, appends and trailer as
+ * above; every CPU's sequence goes on from one file to the next.
+ *
  * Memory: every buffer is allocated by srecwriter_open(), through the
  * caller's allocator if it gives one (a NUMA-local one, say), zlib's state
  * included; append, round and the trailer never allocate.
@@ -25,13 +29,16 @@
  * leaves the file as it was after the last complete section, plus part of
  * the one being written, which readers see as truncation; the error sticks,
  * and every later call returns it.  srecwriter_error() says what happened
- * in words.  Writing to a pipe whose reader went away raises SIGPIPE unless
+ * in words.  srecwriter_salvage() then ends a regular file cleanly: it cuts
+ * off what the failed write left and writes the trailer, in the room that
+ * the reserve option keeps for it on a full disk.  Writing to a pipe whose reader went away raises SIGPIPE unless
  * the caller ignores it; then the error is -EPIPE.  The fd should be
  * blocking; EINTR is retried, and EAGAIN waits in poll().
  */
 #ifndef SCHEDREC_SRECWRITER_H
 #define SCHEDREC_SRECWRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +65,14 @@ struct srecwriter_options {
 				 * or that do not shrink, stay raw)
 				 */
 	const struct srec_allocator *allocator;	/* NULL: malloc/free */
+	bool reserve;		/* on a regular file, allocate its blocks ahead
+				 * (fallocate), holding room for the trailer:
+				 * a full disk then fails the section that
+				 * does not fit, with -ENOSPC, before any of
+				 * it is written, and the trailer still fits
+				 * (srecwriter_salvage()).  Ignored where the
+				 * file system cannot allocate ahead.
+				 */
 };
 
 struct srecwriter;
@@ -95,11 +110,22 @@ struct srecwriter_header {
 	/* threads alive at start, in any order (srecsys_threads()) */
 	const struct srec_thread *threads;
 	size_t nr_threads;
+	/*
+	 * A /proc/kallsyms snapshot for the KSYMS section, or NULL for none:
+	 * @ksyms_len bytes, the zlib compression of @ksyms_raw_len bytes of
+	 * text (srecsys_kallsyms() makes it once; every file of a rotation
+	 * can reuse it), @ksyms_flags SREC_KSYMS_F_*.  At most SREC_DATA_MAX
+	 * and SREC_KSYMS_MAX bytes; the writer does not inflate it.
+	 */
+	const void *ksyms;
+	uint32_t ksyms_len;
+	uint32_t ksyms_raw_len;
+	uint32_t ksyms_flags;
 };
 
 /*
- * Write the header sections (FILE, EVENTS, THREADS, HEADER_END).  Call it
- * once, first.  Records given to append later are checked against the
+ * Write the header sections (FILE, EVENTS, THREADS, KSYMS if given,
+ * HEADER_END).  Call it once, first.  Records given to append later are checked against the
  * event table written here.
  */
 int srecwriter_write_header(struct srecwriter *w,
@@ -112,7 +138,8 @@ int srecwriter_write_header(struct srecwriter *w,
  * records may appear and are kept.  The writer walks the records first and
  * refuses the whole buffer (-EBADMSG, nothing written) if one is malformed:
  * a size below 16, not a multiple of 16 or past @len, type 0, a type that
- * is not in the event table, or a size that is not its type's.  An empty
+ * is not in the event table, a size that is not its type's, or a STACK
+ * record whose count does not give its size (ringreader_stack_ok()).  An empty
  * buffer, or one holding only PAD, writes nothing.  The records are read,
  * never modified, and not kept: @records may point into the ring itself.
  */
@@ -156,6 +183,33 @@ struct srecwriter_trailer {
 int srecwriter_write_trailer(struct srecwriter *w,
 			     const struct srecwriter_trailer *trailer);
 
+/*
+ * After a failure (a write error, or any other reason to stop early): end
+ * the file as cleanly as possible.  If a write failed part way through a
+ * section of a regular file, the file is cut back to the end of the last
+ * complete section; then the trailer is written (with the reserve option,
+ * into the room kept for it).  Returns 0 if the file now ends with its
+ * trailer, or -errno: the file then ends at a section boundary if it could
+ * be cut, and a reader warns that the trailer is missing.  A write error
+ * stays sticky, and srecwriter_error() keeps the first one.
+ */
+int srecwriter_salvage(struct srecwriter *w,
+		       const struct srecwriter_trailer *trailer);
+
+/*
+ * Rotation: once the trailer of the current file is written, begin the
+ * next file of the same recording on @fd (its header comes next).  The
+ * writer's memory is reused: nothing is allocated.  The new file counts
+ * its own totals, chunks and SYNC horizons; its header says
+ * SREC_FILE_F_CONTINUED and never SREC_FILE_F_FROM_START, whatever the
+ * flags given, and every CPU's sequence numbers go on from the previous
+ * file: a CPU's first chunk starts at the 64-bit number of its first
+ * record, and numbers missing between the files are not gaps of the new
+ * file (a reader of the file alone cannot know of them) but are counted in
+ * srecwriter_recording_totals().  Returns 0 or -errno.
+ */
+int srecwriter_next_file(struct srecwriter *w, int fd);
+
 /* Free the writer.  It does not close the fd nor write the trailer. */
 void srecwriter_close(struct srecwriter *w);
 
@@ -163,7 +217,15 @@ void srecwriter_close(struct srecwriter *w);
 const struct srec_cpu_total *srecwriter_totals(const struct srecwriter *w,
 					       unsigned int cpu);
 
-/* Bytes written to the fd so far. */
+/*
+ * The totals of the whole recording for @cpu, over every file of a
+ * rotation, numbers missing between files included in gaps; the same as
+ * srecwriter_totals() when there was one file.  NULL if @cpu is bad.
+ */
+const struct srec_cpu_total *
+srecwriter_recording_totals(const struct srecwriter *w, unsigned int cpu);
+
+/* Bytes written to the fd so far, in the current file. */
 uint64_t srecwriter_bytes(const struct srecwriter *w);
 
 /* The last error in words, "" if none. */
