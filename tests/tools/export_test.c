@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `schedrec export` on a synthetic trace (tracegen.h) whose every record
+ * is known: the perfetto JSON parses, every slice has a named thread,
+ * slices of a track never overlap and the running time per thread is
+ * exactly what `schedrec report tenancy` says (with and without a
+ * selection); the schedlog tarball lists its members (tar -tf) and loads
+ * with NumPy, columns of equal length and int64, event ids in its table,
+ * rows exactly those expected; the CSV has a row per record (counted by
+ * srecreader), every row the header's columns, every field exact; the
+ * .npz writer's zip64 form loads; the examples of --help run; and bad
+ * input (unknown format, no -o, unwritable output, not a trace, a corrupt
+ * chunk) gives its message and exit status.
+ *
+ * The parsers are Python's (tests/tools/export_check.py, with NumPy for
+ * the schedlog tests: tests/check.sh installs python3-numpy).
+ *
+ * Environment: SCHEDREC_BIN, the schedrec to run (default
+ * build/user/schedrec of this tree).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "archive.h"
+#include "run_util.h"
+#include "srecfmt.h"
+#include "srecreader.h"
+#include "tracegen.h"
+
+#define SKIP_STATUS	77
+
+/*
+ * Four CPUs; a process 4242 of three threads (one renamed while running,
+ * one renamed to a name CSV and JSON must quote), a kernel thread, a
+ * process forked, exec'd and exited, the drainer (900, on CPU 1), a loss.
+ */
+static const char trace_text[] =
+	"cpus 4\n"
+	"drainer 900 900 1\n"
+	"thread 4242 4242 server\n"
+	"thread 4243 4242 worker\n"
+	"thread 4244 4242 helper\n"
+	"thread 7 7 kworker\n"
+	"thread 900 900 schedrec\n"
+	"0ms cpu0 switch 0 R0 4242\n"
+	"0.1ms cpu1 switch 0 R0 4243\n"
+	"0.5ms cpu2 switch 0 R0 7\n"
+	"1ms cpu0 waking 4244 target 2\n"
+	"1.1ms cpu2 wakeup 4244 waker 4242 target 2\n"
+	"1.2ms cpu2 switch 7 I 4244\n"
+	"2ms cpu1 switch 4243 S 900\n"
+	"2.2ms cpu1 switch 900 S 0\n"
+	"2.5ms cpu0 switch 4242 R 4243\n"
+	"3ms cpu0 rename 4243 4242 renamed\n"
+	"3.4ms cpu2 migrate 4242 0 2\n"
+	"3.5ms cpu2 switch 4244 D 4242\n"
+	"3.6ms cpu0 rename 4244 4242 x,\"y\n"
+	"4ms cpu3 fork 5000 5000 4242 child\n"
+	"4.2ms cpu3 wakeup_new 5000 target 3\n"
+	"4.5ms cpu3 switch 0 R0 5000\n"
+	"5ms cpu3 exec 5000 5000 5000 newprog\n"
+	"5.8ms cpu3 exit 5000 5000 newprog\n"
+	"6ms cpu3 switch 5000 Z 0\n"
+	"6.5ms cpu0 switch 4243 S 0\n"
+	"7ms cpu1 lost 2 6.6ms 6.8ms\n"
+	"8ms cpu2 switch 4242 S 0\n"
+	"end 10ms\n";
+
+#define TRACE_RECORDS	22
+
+/* Every field of every record of trace_text, worked out by hand. */
+static const char expected_csv[] =
+	"cpu,seq,ts_ns,time_s,type,flags,preempt,irq,gap,prev_tid,prev_state,prev_state_letter,prev_prio,next_tid,next_prio,tid,tgid,other_tid,comm,target_cpu,waker_tid,orig_cpu,dest_cpu,prio,count,first_ts_ns,last_ts_ns\n"
+	"0,0,1000000000000,0.000000000,switch,0,0,0,0,0,0,R,120,4242,120,,,,,,,,,,,,\n"
+	"1,0,1000000100000,0.000100000,switch,0,0,0,0,0,0,R,120,4243,120,,,,,,,,,,,,\n"
+	"2,0,1000000500000,0.000500000,switch,0,0,0,0,0,0,R,120,7,120,,,,,,,,,,,,\n"
+	"0,1,1000001000000,0.001000000,waking,0,0,0,0,,,,,,,4244,,,,2,4242,,,120,,,\n"
+	"2,1,1000001100000,0.001100000,wakeup,0,0,0,0,,,,,,,4244,,,,2,4242,,,120,,,\n"
+	"2,2,1000001200000,0.001200000,switch,0,0,0,0,7,1026,I,120,4244,120,,,,,,,,,,,,\n"
+	"1,1,1000002000000,0.002000000,switch,0,0,0,0,4243,1,S,120,900,120,,,,,,,,,,,,\n"
+	"1,2,1000002200000,0.002200000,switch,0,0,0,0,900,1,S,120,0,120,,,,,,,,,,,,\n"
+	"0,2,1000002500000,0.002500000,switch,1,1,0,0,4242,0,R,120,4243,120,,,,,,,,,,,,\n"
+	"0,3,1000003000000,0.003000000,rename,0,0,0,0,,,,,,,4243,4242,0,renamed,,,,,,,,\n"
+	"2,3,1000003400000,0.003400000,migrate,0,0,0,0,,,,,,,4242,,,,,,0,2,120,,,\n"
+	"2,4,1000003500000,0.003500000,switch,0,0,0,0,4244,2,D,120,4242,120,,,,,,,,,,,,\n"
+	"0,4,1000003600000,0.003600000,rename,0,0,0,0,,,,,,,4244,4242,0,\"x,\"\"y\",,,,,,,,\n"
+	"3,0,1000004000000,0.004000000,fork,0,0,0,0,,,,,,,5000,5000,4242,child,,,,,,,,\n"
+	"3,1,1000004200000,0.004200000,wakeup_new,0,0,0,0,,,,,,,5000,,,,3,0,,,120,,,\n"
+	"3,2,1000004500000,0.004500000,switch,0,0,0,0,0,0,R,120,5000,120,,,,,,,,,,,,\n"
+	"3,3,1000005000000,0.005000000,exec,0,0,0,0,,,,,,,5000,5000,5000,newprog,,,,,,,,\n"
+	"3,4,1000005800000,0.005800000,exit,0,0,0,0,,,,,,,5000,5000,0,newprog,,,,,,,,\n"
+	"3,5,1000006000000,0.006000000,switch,0,0,0,0,5000,128,Z,120,0,120,,,,,,,,,,,,\n"
+	"0,5,1000006500000,0.006500000,switch,0,0,0,0,4243,1,S,120,0,120,,,,,,,,,,,,\n"
+	"1,5,1000007000000,0.007000000,lost,0,0,0,0,,,,,,,,,,,,,,,,2,1000006600000,1000006800000\n"
+	"2,5,1000008000000,0.008000000,switch,0,0,0,0,4242,1,S,120,0,120,,,,,,,,,,,,\n";
+
+/*
+ * The schedlog rows of trace_text: timestamp pid EVENT cpu arg0 arg1.
+ * A sleep is BLOCK (BLOCK_IO in D) then CTX_SWITCH, arg0 the next thread
+ * and arg1 the raw state; wakeups on the target CPU, arg0 the CPU they
+ * happened on, arg1 the waker; names packed little-endian, bytes 4-7 in
+ * arg0 and 0-3 in arg1 ("rena" = 1634624882, "med" = 6579565, "x,\"y" =
+ * 2032282744, "newp" = 1886872942, "rog" = 6778738).
+ */
+static const char expected_rows[] =
+	"1000000000000 0 CTX_SWITCH 0 4242 0\n"
+	"1000000100000 0 CTX_SWITCH 1 4243 0\n"
+	"1000000500000 0 CTX_SWITCH 2 7 0\n"
+	"1000001000000 4244 WAKING 2 0 4242\n"
+	"1000001100000 4244 WAKEUP 2 2 4242\n"
+	"1000001200000 7 BLOCK 2 1026 0\n"
+	"1000001200000 7 CTX_SWITCH 2 4244 1026\n"
+	"1000002000000 4243 BLOCK 1 1 0\n"
+	"1000002000000 4243 CTX_SWITCH 1 900 1\n"
+	"1000002200000 900 BLOCK 1 1 0\n"
+	"1000002200000 900 CTX_SWITCH 1 0 1\n"
+	"1000002500000 4242 CTX_SWITCH 0 4243 0\n"
+	"1000003000000 4243 RENAME 0 6579565 1634624882\n"
+	"1000003400000 4242 MIGRATE 2 0 2\n"
+	"1000003500000 4244 BLOCK_IO 2 2 0\n"
+	"1000003500000 4244 CTX_SWITCH 2 4242 2\n"
+	"1000003600000 4244 RENAME 0 0 2032282744\n"
+	"1000004000000 5000 FORK 3 4242 5000\n"
+	"1000004200000 5000 WAKEUP_NEW 3 3 0\n"
+	"1000004500000 0 CTX_SWITCH 3 5000 0\n"
+	"1000005000000 5000 EXEC 3 6778738 1886872942\n"
+	"1000005800000 5000 EXIT 3 0 5000\n"
+	"1000006000000 5000 CTX_SWITCH 3 0 128\n"
+	"1000006500000 4243 BLOCK 0 1 0\n"
+	"1000006500000 4243 CTX_SWITCH 0 0 1\n"
+	"1000007000000 0 LOST 1 2 1000006600000\n"
+	"1000008000000 4242 BLOCK 2 1 0\n"
+	"1000008000000 4242 CTX_SWITCH 2 0 1\n";
+
+/* ------------------------------------------------------------------ */
+
+/* $PY: the checker, run by the python3 python3-numpy installs for. */
+static void checker(char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s/export_check.py", python3_bin(),
+		 tools_test_dir());
+}
+
+FIXTURE(export) {
+	struct workdir w;
+	char path[512];		/* the trace, then a scratch path */
+};
+
+/* $S runs schedrec, $PY the checker, in the fixture's directory. */
+FIXTURE_SETUP(export)
+{
+	char msg[512], py[2048];
+
+	ASSERT_EQ(0, workdir_make(&self->w, "schedrec-export-test"));
+	checker(py, sizeof(py));
+	workdir_var(&self->w, "PY", py);
+	snprintf(self->path, sizeof(self->path), "%s/run.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file(trace_text, self->path, msg,
+					 sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+}
+
+FIXTURE_TEARDOWN(export)
+{
+	workdir_remove(&self->w);
+}
+
+#define RUN(...) workdir_run(&self->w, __VA_ARGS__)
+
+/* Run export_check.py: it must say ok (77: NumPy is missing). */
+static __attribute__((format(printf, 3, 4)))
+void run_checker(struct __test_metadata *_metadata, struct workdir *w,
+		 const char *fmt, ...)
+{
+	char args[4096];
+	va_list ap;
+	int code;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	code = workdir_run(w, "$PY %s", args);
+	ASSERT_EQ(0, code) {
+		TH_LOG("%s: %s%s%s", args, w->out, w->err,
+		       code == SKIP_STATUS ?
+		       "(tests/check.sh installs python3-numpy)" : "");
+	}
+}
+
+#define CHECK(...) run_checker(_metadata, &self->w, __VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* perfetto */
+
+TEST_F(export, perfetto_matches_tenancy)
+{
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o run.json"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q >ten.csv"));
+	/*
+	 * every thread but the drainer has a track, named by its latest
+	 * name; its running slices carry the names it had
+	 */
+	CHECK("perfetto run.json ten.csv --exclude-pid 900 --thread 4242 4243 renamed --comms 4242 4243 worker,renamed --thread 4242 4244 'x,\"y' --thread 5000 5000 newprog --comms 5000 5000 child,newprog --thread 7 7 kworker");
+	/* the drainer has no track of its own, only CPU slices */
+	ASSERT_EQ(0, RUN("grep -c '\"pid\":900,\"tid\":900' run.json || true"));
+	EXPECT_STREQ("0\n", self->w.out);
+}
+
+TEST_F(export, perfetto_selections)
+{
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o r.json --range 0.003:0.007 --cpu 0,2"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q --range 0.003:0.007 --cpu 0,2 >t.csv"));
+	CHECK("perfetto r.json t.csv --exclude-pid 900");
+
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o p.json --pid 4242"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q --pid 4242 >p.csv"));
+	CHECK("perfetto p.json p.csv --threads-selected");
+
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o c.json --comm '^(kworker|child)$'"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q --comm '^(kworker|child)$' >c.csv"));
+	CHECK("perfetto c.json c.csv --threads-selected");
+}
+
+TEST_F(export, perfetto_pipes)
+{
+	/* from standard input to standard output */
+	ASSERT_EQ(0, RUN("cat run.srec | $S export perfetto - -o - >s.json"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q >ten.csv"));
+	CHECK("perfetto s.json ten.csv --exclude-pid 900");
+}
+
+/* Names are any bytes: JSON gets them escaped, and valid UTF-8. */
+TEST_F(export, perfetto_escapes)
+{
+	static const char text[] =
+		"thread 10 10 \xff\x01\"q\\\n"
+		"thread 11 10 \xc3\xa9t\xc3\xa9\n"
+		"0ms cpu0 switch 0 R0 10\n"
+		"1ms cpu1 switch 0 R0 11\n"
+		"2ms cpu0 switch 10 S 0\n";
+	char msg[256];
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg)));
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o run.json"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q >ten.csv"));
+	CHECK("perfetto run.json ten.csv --thread 10 11 \xc3\xa9t\xc3\xa9");
+	ASSERT_EQ(0, RUN("grep -c '\"name\":\"\\\\u00ff\\\\u0001\\\\\"q\\\\\\\\\"' run.json"));
+	EXPECT_STREQ("2\n", self->w.out);
+}
+
+/* ------------------------------------------------------------------ */
+/* schedlog */
+
+TEST_F(export, schedlog_tarball)
+{
+	char path[512];
+
+	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o run.tar"));
+	ASSERT_EQ(0, RUN("tar -tf run.tar"));
+	EXPECT_STREQ("sched_log_traced_events.start\ntimestamp.npz\npid.npz\n"
+		     "event.npz\ncpu.npz\narg0.npz\narg1.npz\n", self->w.out);
+	snprintf(path, sizeof(path), "%s/rows.txt", self->w.dir);
+	write_file(path, expected_rows);
+	CHECK("schedlog run.tar rows.txt");
+
+	/* the same through a pipe */
+	ASSERT_EQ(0, RUN("cat run.srec | $S export schedlog - -o - | cat >p.tar"));
+	CHECK("schedlog p.tar rows.txt");
+	ASSERT_EQ(0, RUN("cmp run.tar p.tar"));
+}
+
+TEST_F(export, schedlog_selections)
+{
+	/* the rows of CPU 2: wakeups count on their target CPU */
+	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o c.tar --cpu 2"));
+	CHECK("schedlog c.tar");
+	EXPECT_NE(NULL, strstr(self->w.out, "rows 10\n"));
+
+	/* a thread: its rows, the switch to it, the loss */
+	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o t.tar --tid 5000"));
+	CHECK("schedlog t.tar");
+	EXPECT_NE(NULL, strstr(self->w.out, "rows 7\n"));
+
+	/* an empty window: empty columns */
+	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o e.tar --range 9:"));
+	CHECK("schedlog e.tar /dev/null");
+	EXPECT_NE(NULL, strstr(self->w.out, "rows 0\n"));
+}
+
+/* Write @count items of @values to a new file @path, open at its start. */
+static int data_file(const char *path, const int64_t *values, size_t count)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, values, count * sizeof(*values)) !=
+	    (ssize_t)(count * sizeof(*values)) || lseek(fd, 0, SEEK_SET)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* npz_write, plain and in the zip64 form only members of 4 GiB need. */
+TEST(npz_archive)
+{
+	static const int64_t values[] = { -1, 0, 1, 1ll << 40, INT64_MAX };
+	char dir[] = "/tmp/schedrec-npz-test-XXXXXX", data_path[128];
+	char npz_path[128], cmd[4096], py[2048];
+	struct npz_array a = {
+		.name = "timestamp", .descr = "<i8",
+		.item_size = sizeof(int64_t), .count = ARRAY_SIZE(values),
+		.mtime = 1700000000,
+	};
+	int data, out, force, status;
+	uint64_t size;
+	struct stat st;
+
+	checker(py, sizeof(py));
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(data_path, sizeof(data_path), "%s/data", dir);
+	snprintf(npz_path, sizeof(npz_path), "%s/t.npz", dir);
+	for (force = 0; force < 2; force++) {
+		/* fewer items than said: an error */
+		data = data_file(data_path, values, ARRAY_SIZE(values) - 1);
+		out = open(npz_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		ASSERT_LE(0, data);
+		ASSERT_LE(0, out);
+		a.force_zip64 = force;
+		EXPECT_EQ(-EIO, npz_write(out, &a, data, NULL));
+		close(data);
+		ASSERT_EQ(0, ftruncate(out, 0));
+		/* at the start of an empty file only */
+		data = data_file(data_path, values, ARRAY_SIZE(values));
+		ASSERT_LE(0, data);
+		EXPECT_EQ(-EINVAL, npz_write(out, &a, data, NULL));
+		close(data);
+		ASSERT_EQ(0, lseek(out, 0, SEEK_SET));
+
+		data = data_file(data_path, values, ARRAY_SIZE(values));
+		ASSERT_LE(0, data);
+		ASSERT_EQ(0, npz_write(out, &a, data, &size));
+		ASSERT_EQ(0, fstat(out, &st));
+		EXPECT_EQ(st.st_size, size);
+		close(data);
+		close(out);
+		snprintf(cmd, sizeof(cmd),
+			 "%s npz %s timestamp '<i8' -1,0,1,1099511627776,9223372036854775807 %s",
+			 py, npz_path,
+			 force ? "--zip64" : "");
+		status = system(cmd);
+		EXPECT_EQ(0, status) {
+			TH_LOG("%s: exit %d%s", cmd, WEXITSTATUS(status),
+			       WEXITSTATUS(status) == SKIP_STATUS ?
+			       ": no NumPy (apt-get install python3-numpy)" :
+			       "");
+		}
+	}
+	unlink(data_path);
+	unlink(npz_path);
+	rmdir(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* csv */
+
+static uint64_t records_in(const char *path)
+{
+	struct srecreader_options opt = { 0 };
+	struct srec_record rec;
+	uint64_t n = 0;
+	unsigned int cpu;
+	char err[256];
+	struct srecreader *r = srecreader_open(path, &opt, err, sizeof(err));
+
+	if (!r)
+		return 0;
+	while (srecreader_next(r, &rec) > 0)
+		;
+	for (cpu = 0; cpu < srecreader_info(r)->file.nr_cpus; cpu++)
+		n += srecreader_cpu(r, cpu)->records;
+	srecreader_close(r);
+	return n;
+}
+
+TEST_F(export, csv_every_record)
+{
+	uint64_t records = records_in(self->path);
+	char *csv;
+
+	ASSERT_EQ(TRACE_RECORDS, records);
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o run.csv"));
+	CHECK("csv run.csv %llu", (unsigned long long)records);
+	snprintf(self->path, sizeof(self->path), "%s/run.csv", self->w.dir);
+	csv = read_file(self->path, NULL);
+	ASSERT_NE(NULL, csv);
+	EXPECT_STREQ(expected_csv, csv);
+	free(csv);
+}
+
+TEST_F(export, csv_selections)
+{
+	/* records about 4244 (woken, switched in and out, renamed), LOST */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o - --tid 4244"));
+	EXPECT_EQ(1 + 6, count_lines(self->w.out));
+	/* renamed: it is x,"y after 3.6 ms, helper before */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o - --comm '^x'"));
+	EXPECT_EQ(1 + 2, count_lines(self->w.out));
+	/* records written on CPU 3 */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o - --cpu 3"));
+	EXPECT_EQ(1 + 6, count_lines(self->w.out));
+	/* [5 ms, 6.5 ms) */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o - --range 0.005:0.0065"));
+	EXPECT_EQ(1 + 3, count_lines(self->w.out));
+	/* the drainer is exported unless a selection leaves it out */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o - --pid 900"));
+	EXPECT_EQ(1 + 3, count_lines(self->w.out));
+}
+
+/* ------------------------------------------------------------------ */
+/* the front */
+
+TEST_F(export, help_examples_run)
+{
+	char *help, *line, *save = NULL;
+	int examples = 0;
+
+	ASSERT_EQ(0, RUN("$S export --help"));
+	help = strdup(self->w.out);
+	ASSERT_NE(NULL, help);
+	for (line = strtok_r(help, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "  schedrec export ", 18))
+			continue;
+		examples++;
+		/* run.srec is there; 4242 and CPUs 2, 3 are in it */
+		EXPECT_EQ(0, RUN("$S%s >out.any", line + 10)) {
+			TH_LOG("%s: %s", line, self->w.err);
+		}
+		EXPECT_STREQ("", self->w.err);
+	}
+	free(help);
+	EXPECT_LE(6, examples);
+	EXPECT_TRUE(workdir_has(&self->w, "run.json"));
+	EXPECT_TRUE(workdir_has(&self->w, "run.tar"));
+	EXPECT_TRUE(workdir_has(&self->w, "run.csv"));
+	ASSERT_EQ(0, RUN("$S export csv --help && $S export schedlog --help && $S export perfetto --help"));
+	EXPECT_NE(NULL, strstr(self->w.out, "  -o, --output FILE"));
+}
+
+TEST_F(export, bad_input)
+{
+	struct stat st;
+	int fd;
+
+	/* usage errors: 2, a message, no output */
+	EXPECT_EQ(2, RUN("$S export nosuch run.srec -o x"));
+	EXPECT_NE(NULL, strstr(self->w.err, "unknown format 'nosuch'"));
+	EXPECT_NE(NULL, strstr(self->w.err, "perfetto schedlog csv"));
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec"));
+	EXPECT_NE(NULL, strstr(self->w.err, "-o FILE"));
+	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --cpu 4"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--cpu 4"));
+	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --range 2:1"));
+	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --bogus"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--bogus"));
+	EXPECT_EQ(2, RUN("$S export csv -o x"));
+	EXPECT_EQ(2, RUN("$S export"));
+	EXPECT_FALSE(workdir_has(&self->w, "x"));
+
+	/* the output cannot be written: 3, the reason, no file */
+	EXPECT_EQ(3, RUN("$S export perfetto run.srec -o nodir/x.json"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write nodir/x.json: No such file or directory"));
+	EXPECT_EQ(3, RUN("mkdir adir && $S export schedlog run.srec -o adir"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write adir"));
+	if (!stat("/dev/full", &st) && S_ISCHR(st.st_mode)) {
+		EXPECT_EQ(3, RUN("$S export csv run.srec -o /dev/full"));
+		EXPECT_NE(NULL, strstr(self->w.err, "No space left on device"));
+		/* and it is not removed: it is no file of ours */
+		EXPECT_EQ(0, stat("/dev/full", &st));
+		EXPECT_TRUE(S_ISCHR(st.st_mode));
+	}
+
+	EXPECT_EQ(3, RUN("TMPDIR=nowhere $S export schedlog run.srec -o t.tar"));
+	EXPECT_NE(NULL, strstr(self->w.err, "temporary file in nowhere"));
+	EXPECT_EQ(NULL, strstr(self->w.err, "cannot write t.tar"));
+	EXPECT_FALSE(workdir_has(&self->w, "t.tar"));
+
+	/* the trace cannot be read: 3, the reason, no output */
+	EXPECT_EQ(3, RUN("echo not a trace >bad.srec && $S export csv bad.srec -o bad.csv"));
+	EXPECT_NE(NULL, strstr(self->w.err, "bad.srec: not a schedrec trace"));
+	EXPECT_FALSE(workdir_has(&self->w, "bad.csv"));
+	EXPECT_EQ(3, RUN("$S export perfetto missing.srec -o m.json"));
+	EXPECT_NE(NULL, strstr(self->w.err, "missing.srec"));
+	EXPECT_FALSE(workdir_has(&self->w, "m.json"));
+
+	/* an empty file is not a trace either */
+	fd = open(self->path, O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	EXPECT_EQ(3, RUN("$S export csv run.srec -o - "));
+}
+
+/* Flip a byte in the data of chunk @which (0: the first) of @path. */
+static bool damage_chunk(const char *path, int which)
+{
+	struct srec_frame frame;
+	uint64_t off = 0;
+	unsigned char byte;
+	bool done = false;
+	int fd = open(path, O_RDWR);
+
+	while (fd >= 0 && pread(fd, &frame, sizeof(frame), off) ==
+	       sizeof(frame) && frame.magic == SREC_MAGIC) {
+		if (frame.type == SREC_SEC_CHUNK && !which--) {
+			off += sizeof(frame) + frame.head_len +
+			       frame.data_len / 2;
+			done = pread(fd, &byte, 1, off) == 1;
+			byte ^= 0x5a;
+			done = done && pwrite(fd, &byte, 1, off) == 1;
+			break;
+		}
+		off += sizeof(frame) + frame.head_len + frame.data_len;
+		off = (off + 7) & ~7ull;
+	}
+	if (fd >= 0)
+		close(fd);
+	return done;
+}
+
+TEST_F(export, corrupt_chunk)
+{
+	ASSERT_TRUE(damage_chunk(self->path, 3));
+	/* skipped with a warning: what is left is exported */
+	EXPECT_EQ(0, RUN("$S export csv run.srec -o run.csv"));
+	EXPECT_NE(NULL, strstr(self->w.err, "warning"));
+	EXPECT_TRUE(workdir_has(&self->w, "run.csv"));
+	ASSERT_EQ(0, RUN("grep -c . run.csv"));
+	EXPECT_GT(1 + TRACE_RECORDS, atoi(self->w.out));
+	EXPECT_LT(1, atoi(self->w.out));
+	EXPECT_EQ(0, RUN("$S export csv run.srec -o q.csv -q"));
+	EXPECT_STREQ("", self->w.err);
+	/* --strict: it stops there, says why, and exports what came before */
+	EXPECT_EQ(1, RUN("$S export perfetto run.srec -o s.json --strict"));
+	EXPECT_NE(NULL, strstr(self->w.err, "exporting what was read before"));
+	EXPECT_TRUE(workdir_has(&self->w, "s.json"));
+	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q --strict >t.csv; test -s t.csv"));
+	CHECK("perfetto s.json t.csv --exclude-pid 900");
+}
+
+TEST_HARNESS_MAIN

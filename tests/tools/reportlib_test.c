@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The helpers every report shares (tools/lib): durations and ranges as
+ * users write them, percentiles exact and approximate, tables as text and
+ * CSV, the id map, and the selection.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "durstats.h"
+#include "idmap.h"
+#include "select.h"
+#include "table.h"
+#include "timefmt.h"
+#include "util.h"
+
+TEST(parse_durations)
+{
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} good[] = {
+		{ "0", 0 }, { "1ns", 1 }, { "20us", 20000 },
+		{ "500ms", 500000000 }, { "1.5s", 1500000000 },
+		{ "0.000000001s", 1 }, { "12.5ms", 12500000 },
+	};
+	static const char *const bad[] = {
+		"", "5", "1.5", "ms", "-1ms", "1 ms", "1m", "1.5.2s", "1sx",
+		"99999999999999999999s",
+	};
+	uint64_t ns;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ns = UINT64_MAX;
+		if (parse_duration(good[i].text, &ns) || ns != good[i].ns)
+			TH_LOG("'%s' refused or misread", good[i].text);
+		EXPECT_EQ(good[i].ns, ns);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (parse_duration(bad[i], &ns) != -EINVAL)
+			TH_LOG("'%s' accepted", bad[i]);
+		EXPECT_EQ(-EINVAL, parse_duration(bad[i], &ns));
+	}
+}
+
+TEST(parse_ranges)
+{
+	uint64_t start, end;
+	bool has_start, has_end;
+
+	ASSERT_EQ(0, parse_range("12.5:13", &start, &has_start, &end,
+				 &has_end));
+	EXPECT_TRUE(has_start && has_end);
+	EXPECT_EQ(12500000000ull, start);
+	EXPECT_EQ(13000000000ull, end);
+	ASSERT_EQ(0, parse_range(":5", &start, &has_start, &end, &has_end));
+	EXPECT_FALSE(has_start);
+	EXPECT_EQ(5000000000ull, end);
+	ASSERT_EQ(0, parse_range("3:", &start, &has_start, &end, &has_end));
+	EXPECT_FALSE(has_end);
+	EXPECT_EQ(UINT64_MAX, end);
+	EXPECT_EQ(-EINVAL, parse_range("5:3", &start, &has_start, &end,
+				       &has_end));
+	EXPECT_EQ(-EINVAL, parse_range("3:3", &start, &has_start, &end,
+				       &has_end));
+	EXPECT_EQ(-EINVAL, parse_range("3", &start, &has_start, &end,
+				       &has_end));
+	EXPECT_EQ(-EINVAL, parse_range("a:b", &start, &has_start, &end,
+				       &has_end));
+	EXPECT_EQ(-EINVAL, parse_range("1:2:3", &start, &has_start, &end,
+				       &has_end));
+}
+
+struct collected {
+	uint32_t values[16];
+	size_t count;
+};
+
+static void collect(void *arg, uint32_t v)
+{
+	struct collected *c = arg;
+
+	if (c->count < 16)
+		c->values[c->count] = v;
+	c->count++;
+}
+
+TEST(parse_lists)
+{
+	struct collected c = { 0 };
+
+	ASSERT_EQ(0, parse_list("0-2,8", 16, collect, &c));
+	ASSERT_EQ(4, c.count);
+	EXPECT_EQ(0, c.values[0]);
+	EXPECT_EQ(2, c.values[2]);
+	EXPECT_EQ(8, c.values[3]);
+	c.count = 0;
+	EXPECT_EQ(-EINVAL, parse_list("3-1", 16, collect, &c));
+	EXPECT_EQ(-EINVAL, parse_list("16", 16, collect, &c));
+	EXPECT_EQ(-EINVAL, parse_list("1,", 16, collect, &c));
+	EXPECT_EQ(-EINVAL, parse_list("x", 16, collect, &c));
+	EXPECT_EQ(-EINVAL, parse_list("", 16, collect, &c));
+}
+
+TEST(format_durations_and_seconds)
+{
+	char buf[DURATION_LEN], secs[SECONDS_LEN];
+
+	EXPECT_STREQ("950 ns", format_duration(buf, 950));
+	EXPECT_STREQ("1.000 us", format_duration(buf, 1000));
+	EXPECT_STREQ("12.346 us", format_duration(buf, 12345.6 + 0.5));
+	EXPECT_STREQ("48.120 ms", format_duration(buf, 48120000));
+	/* rounding that reaches the next unit takes it */
+	EXPECT_STREQ("1.000 ms", format_duration(buf, 999999));
+	EXPECT_STREQ("1.000 s", format_duration(buf, 999999999));
+	EXPECT_STREQ("2.000 s", format_duration(buf, 2000000000));
+	EXPECT_STREQ("12.345678", format_seconds(secs, 12345678000ll, 6));
+	EXPECT_STREQ("-0.000012", format_seconds(secs, -12000, 6));
+	EXPECT_STREQ("0.000000001", format_seconds(secs, 1, 9));
+	EXPECT_STREQ("1", format_seconds(secs, 600000000, 0));
+}
+
+TEST(percentiles_exact)
+{
+	struct durstats d = { 0 };
+	uint64_t i;
+
+	EXPECT_EQ(0, durstats_percentile(&d, 50));
+	durstats_add(&d, 20);
+	durstats_add(&d, 10);
+	/* nearest rank: p50 of two values is the lower */
+	EXPECT_EQ(10, durstats_percentile(&d, 50));
+	EXPECT_EQ(20, durstats_percentile(&d, 99));
+	durstats_free(&d);
+	for (i = 100; i >= 1; i--)
+		durstats_add(&d, i);
+	EXPECT_EQ(50, durstats_percentile(&d, 50));
+	EXPECT_EQ(90, durstats_percentile(&d, 90));
+	EXPECT_EQ(99, durstats_percentile(&d, 99));
+	EXPECT_EQ(100, durstats_percentile(&d, 100));
+	EXPECT_EQ(5050, d.total);
+	EXPECT_EQ(1, d.min);
+	EXPECT_EQ(100, d.max);
+	durstats_free(&d);
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Past DURSTATS_EXACT values, percentiles stay within 1 % of the exact
+ * nearest-rank value (checked against a sorted copy) and inside
+ * [min, max].
+ */
+TEST(percentiles_approximate)
+{
+	static const double pcts[] = { 1, 25, 50, 90, 99, 99.9, 100 };
+	const uint64_t n = 100000;
+	struct durstats d = { 0 };
+	uint64_t *all = malloc(n * sizeof(*all)), i, rank, got, exact;
+	uint32_t rng = 12345;
+	size_t k;
+
+	ASSERT_NE(NULL, all);
+	for (i = 0; i < n; i++) {
+		rng = rng * 1103515245 + 12345;
+		/* 1 us to about 1 s, across many powers of two */
+		all[i] = 1000 + ((uint64_t)rng << 10) % 1000000000;
+		durstats_add(&d, all[i]);
+	}
+	ASSERT_FALSE(d.failed);
+	ASSERT_EQ(n, d.count);
+	qsort(all, n, sizeof(*all), compare_u64);
+	EXPECT_EQ(all[0], d.min);
+	EXPECT_EQ(all[n - 1], d.max);
+	for (k = 0; k < ARRAY_SIZE(pcts); k++) {
+		rank = (uint64_t)(pcts[k] / 100 * n);
+		if ((double)rank < pcts[k] / 100 * n)
+			rank++;
+		exact = all[rank - 1];
+		got = durstats_percentile(&d, pcts[k]);
+		EXPECT_TRUE(got * 100 >= exact * 99 && got * 100 <= exact * 101) {
+			TH_LOG("p%g: %llu, exact %llu", pcts[k],
+			       (unsigned long long)got,
+			       (unsigned long long)exact);
+		}
+		EXPECT_TRUE(got >= d.min && got <= d.max);
+	}
+	free(all);
+	durstats_free(&d);
+}
+
+TEST(table_text_and_csv)
+{
+	struct table *t = table_new();
+	char *text = NULL;
+	size_t size;
+	FILE *f;
+
+	ASSERT_NE(NULL, t);
+	table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+	table_column(t, "MAX", "max_ns", TABLE_RIGHT);
+	table_column(t, "~", "uncertain", TABLE_CSV_ONLY);
+	table_row(t);
+	table_u64(t, 42);
+	table_str(t, "a,\"b\"");
+	table_duration(t, 48120000);
+	table_cell(t, "", "0");
+	table_row(t);
+	table_u64(t, 7);
+	table_str(t, "x");
+	table_none(t);
+	table_cell(t, "~", "1");
+	EXPECT_EQ(2, table_rows(t));
+
+	f = open_memstream(&text, &size);
+	ASSERT_EQ(0, table_print(t, f, false));
+	fclose(f);
+	EXPECT_STREQ("TID  COMM         MAX\n"
+		     " 42  a,\"b\"  48.120 ms\n"
+		     "  7  x              -\n", text);
+	free(text);
+
+	f = open_memstream(&text, &size);
+	ASSERT_EQ(0, table_print(t, f, true));
+	fclose(f);
+	EXPECT_STREQ("tid,comm,max_ns,uncertain\n"
+		     "42,\"a,\"\"b\"\"\",48120000,0\n"
+		     "7,x,,1\n", text);
+	free(text);
+	table_free(t);
+}
+
+TEST(table_write_error)
+{
+	struct table *t = table_new();
+	FILE *f = fopen("/dev/full", "w");
+
+	ASSERT_NE(NULL, t);
+	ASSERT_NE(NULL, f);
+	setvbuf(f, NULL, _IONBF, 0);
+	table_column(t, "A", "a", TABLE_LEFT);
+	table_row(t);
+	table_str(t, "x");
+	EXPECT_EQ(-EIO, table_print(t, f, true));
+	fclose(f);
+	table_free(t);
+}
+
+TEST(idmap_dense_and_stable)
+{
+	struct idmap map = { 0 };
+	uint64_t id;
+
+	for (id = 0; id < 10000; id++)
+		ASSERT_EQ((long)id, idmap_get(&map, id * 7919 + (id << 40)));
+	for (id = 0; id < 10000; id++)
+		ASSERT_EQ((long)id, idmap_get(&map, id * 7919 + (id << 40)));
+	EXPECT_EQ(10000, map.count);
+	EXPECT_NE(idmap_pair(1, 2), idmap_pair(2, 1));
+	idmap_free(&map);
+}
+
+TEST(selection)
+{
+	struct selection sel = { 0 };
+	struct task a = { .tid = 10, .tgid = 10, .comm = "dw-1",
+			  .selected = -1 };
+	struct task b = { .tid = 11, .tgid = 10, .comm = "other",
+			  .selected = -1 };
+	struct task drainer = { .tid = 99, .tgid = 99, .comm = "schedrec",
+				.drainer = true, .selected = -1 };
+	char err[256];
+
+	EXPECT_TRUE(select_task(&sel, &a));
+	EXPECT_FALSE(select_task(&sel, &drainer));
+	a.selected = -1;
+	ASSERT_EQ(0, select_parse(&sel, "comm", "^dw-", err, sizeof(err)));
+	EXPECT_TRUE(select_task(&sel, &a));
+	EXPECT_FALSE(select_task(&sel, &b));
+	EXPECT_EQ(-EINVAL, select_parse(&sel, "comm", "(", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "bad --comm"));
+	ASSERT_EQ(0, select_parse(&sel, "cpu", "1,3-4", err, sizeof(err)));
+	EXPECT_FALSE(select_cpu(&sel, 0));
+	EXPECT_TRUE(select_cpu(&sel, 1));
+	EXPECT_TRUE(select_cpu(&sel, 4));
+	EXPECT_FALSE(select_cpu(&sel, 5));
+	EXPECT_EQ(-EINVAL, select_check_cpus(&sel, 4, err, sizeof(err)));
+	EXPECT_EQ(0, select_check_cpus(&sel, 5, err, sizeof(err)));
+	ASSERT_EQ(0, select_parse(&sel, "tid", "99", err, sizeof(err)));
+	drainer.selected = -1;
+	a.selected = -1;
+	/* named, the drainer is shown; comm still applies to it */
+	EXPECT_FALSE(select_task(&sel, &drainer));
+	select_free(&sel);
+	ASSERT_EQ(0, select_parse(&sel, "tid", "99", err, sizeof(err)));
+	drainer.selected = -1;
+	EXPECT_TRUE(select_task(&sel, &drainer));
+	EXPECT_FALSE(select_task(&sel, &a));
+	EXPECT_EQ(-EINVAL, select_parse(&sel, "range", "5:3", err,
+					sizeof(err)));
+	EXPECT_EQ(-EINVAL, select_parse(&sel, "pid", "1,,2", err,
+					sizeof(err)));
+	select_free(&sel);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec report folded: on-CPU and off-CPU time per thread as folded
+ * stacks, one line per stack with its time in microseconds, the input
+ * FlameGraph's flamegraph.pl takes (--countname=us):
+ *
+ *	app-4242;worker 4243;on-CPU 1200
+ *	app-4242;worker 4243;off-CPU;S;do_nanosleep;hrtimer_nanosleep 8800
+ *
+ * The lines are counted by foldstack.c; this prints them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "foldstack.h"
+#include "ksyms.h"
+#include "report.h"
+#include "table.h"
+
+struct folded {
+	struct report_ctx *ctx;
+	struct foldstack *fs;
+	struct ksyms *ks;
+};
+
+static int folded_start(void *priv, struct report_ctx *ctx)
+{
+	struct folded *fo = priv;
+
+	fo->ctx = ctx;
+	fo->fs = foldstack_new(ctx->model, ctx->info, &ctx->sel);
+	return fo->fs ? 0 : -ENOMEM;
+}
+
+/* Microseconds, rounded to the nearest. */
+static uint64_t to_us(uint64_t ns)
+{
+	return ns / 1000 + (ns % 1000 >= 500);
+}
+
+static int print_folded(FILE *out, const struct fold_line *lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t us = to_us(lines[i].ns);
+
+		if (us)
+			fprintf(out, "%s %" PRIu64 "\n", lines[i].stack, us);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* The kernel frames of a line: what follows "off-CPU;STATE;". */
+static const char *kernel_part(const struct fold_line *l)
+{
+	const char *p = l->stack;
+	unsigned int semicolons = 0;
+
+	if (!l->entry->state)
+		return "";
+	for (; *p; p++)
+		if (*p == ';' && ++semicolons == FOLD_TASK_FRAMES + 2)
+			return p + 1;
+	return "";
+}
+
+static int print_csv(struct report_ctx *ctx, const struct fold_line *lines,
+		     size_t n)
+{
+	struct table *tab = table_new();
+	char state[2] = "";
+	size_t i;
+	int ret;
+
+	if (!tab)
+		return -ENOMEM;
+	table_column(tab, "PID", "pid", TABLE_RIGHT);
+	table_column(tab, "TID", "tid", TABLE_RIGHT);
+	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	table_column(tab, "KIND", "kind", TABLE_LEFT);
+	table_column(tab, "STATE", "state", TABLE_LEFT);
+	table_column(tab, "KERNEL STACK", "kernel_stack", TABLE_LEFT);
+	table_column(tab, "TIME", "time_ns", TABLE_RIGHT);
+	for (i = 0; i < n; i++) {
+		const struct fold_entry *e = lines[i].entry;
+
+		table_row(tab);
+		report_cell_pid(tab, e->task);
+		table_u64(tab, e->task->tid);
+		table_str(tab, report_comm(e->task));
+		table_str(tab, e->state ? FOLD_OFFCPU : FOLD_ONCPU);
+		state[0] = e->state;
+		table_str(tab, state);
+		table_str(tab, kernel_part(&lines[i]));
+		table_duration(tab, lines[i].ns);
+	}
+	ret = table_print(tab, ctx->out, true);
+	table_free(tab);
+	return ret;
+}
+
+/* Say on stderr what stands in the way of naming kernel frames. */
+static void warn_names(const struct folded *fo)
+{
+	const struct report_ctx *ctx = fo->ctx;
+	char warning[1024];
+
+	report_loss_warning(ctx, warning, sizeof(warning));
+	if (warning[0])
+		fprintf(stderr, "schedrec report: %s\n", warning);
+	if (ctx->quiet || !foldstack_has_stacks(fo->fs))
+		return;
+	if (!ctx->info->kallsyms_len)
+		fprintf(stderr, "schedrec report: warning: %s has kernel stacks but no kallsyms snapshot: their frames are hex addresses\n",
+			ctx->path);
+	else if (ksyms_hidden(fo->ks))
+		fprintf(stderr, "schedrec report: warning: %s: the kernel hid its symbol addresses from the recording (kptr_restrict): kernel frames are hex addresses\n",
+			ctx->path);
+}
+
+static int folded_output(void *priv, struct report_ctx *ctx)
+{
+	struct folded *fo = priv;
+	struct fold_line *lines;
+	long n;
+	int ret;
+
+	if (foldstack_failed(fo->fs))
+		return -ENOMEM;
+	fo->ks = ksyms_parse(ctx->info->kallsyms, ctx->info->kallsyms_len);
+	if (!fo->ks)
+		return -ENOMEM;
+	warn_names(fo);
+	n = foldstack_lines(fo->fs, fo->ks, &lines);
+	if (n < 0)
+		return n;
+	if (ctx->csv)
+		ret = print_csv(ctx, lines, n);
+	else
+		ret = print_folded(ctx->out, lines, n);
+	if (!ret && ctx->svg_path)
+		ret = flame_draw_svg(ctx, lines, n);
+	return ret;
+}
+
+static void folded_free(void *priv)
+{
+	struct folded *fo = priv;
+
+	foldstack_free(fo->fs);
+	ksyms_free(fo->ks);
+}
+
+const struct report folded_report = {
+	.name = "folded",
+	.summary = "on-CPU and off-CPU time as folded stacks, for flamegraph.pl",
+	.help =
+	"On-CPU and off-CPU time of each thread in the window as folded\n"
+	"stacks: one line per stack, its frames root first separated by ';',\n"
+	"then a space and the time in microseconds, which is what FlameGraph's\n"
+	"flamegraph.pl reads (flamegraph.pl --countname=us in.folded):\n"
+	"\n"
+	"  PROCESS;THREAD;on-CPU US\n"
+	"  PROCESS;THREAD;off-CPU;STATE[;KERNEL FRAMES...] US\n"
+	"\n"
+	"  PROCESS  the process: its leader's name then and its pid, app-4242\n"
+	"           (\"pid 4242\" if the leader's name is not known, \"pid ?\"\n"
+	"           if the process is not)\n"
+	"  THREAD   the thread: its name then and its tid, \"worker 4243\"; a\n"
+	"           thread renamed shows under each name\n"
+	"  STATE    the state at switch-out: R, S, D, I, another letter, or ?\n"
+	"           (off CPU since before the recording)\n"
+	"  KERNEL FRAMES  when the trace has kernel stacks (the stack event),\n"
+	"           the kernel functions the thread left the CPU from, the\n"
+	"           outermost first (entry_SYSCALL_64;...;do_nanosleep), named\n"
+	"           from the trace's kallsyms snapshot, without the scheduler's\n"
+	"           own frames (__schedule and what called it for every\n"
+	"           sleep); hex addresses if the snapshot is missing or hidden,\n"
+	"           [unknown] for an address no symbol covers\n"
+	"\n"
+	"The values are time, as in states: intervals clipped to the window,\n"
+	"censored pieces (cut by an edge of the recording or of --range)\n"
+	"included.  Each line's nanoseconds are summed, then rounded to the\n"
+	"nearest microsecond; lines that round to 0 are left out.  Lines are\n"
+	"sorted by their text (bytes), and in names ';' becomes ':' and\n"
+	"control characters '?'.  The idle task is not a thread: not shown.\n"
+	"Nothing else is printed on stdout (the loss warning goes to stderr).\n"
+	"--top does not apply: every line is printed.\n"
+	"\n"
+	"--cpu: on-CPU time on those CPUs, and off-CPU intervals that began\n"
+	"with a switch-out on one of them.\n"
+	"\n"
+	"CSV (--csv): a row per line, with exact nanoseconds:\n"
+	"  pid tid comm    the thread (under its name then)\n"
+	"  kind            on-CPU or off-CPU\n"
+	"  state           the state at switch-out (empty on CPU)\n"
+	"  kernel_stack    the kernel frames, outermost first, ';' between\n"
+	"  time_ns         the time\n"
+	"\n"
+	"Chart (--svg): the lines drawn as one hot/cold flame graph, as\n"
+	"schedrec report flame draws it.\n",
+	.examples =
+	"  schedrec report folded run.srec --pid 4242 > hotcold.folded\n"
+	"  schedrec report folded run.srec --range 12.5:13 --csv\n",
+	.priv_size = sizeof(struct folded),
+	.start = folded_start,
+	.output = folded_output,
+	.free = folded_free,
+};

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec report latency: wakeup latency (woken -> on CPU) and runqueue
+ * latency after preemption (R switch-out -> on CPU), per thread or
+ * process, as log2 histograms and percentiles, and who woke whom.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "durstats.h"
+#include "pairs.h"
+#include "report.h"
+#include "svg.h"
+#include "table.h"
+#include "timefmt.h"
+
+enum {
+	OPT_BY = REPORT_OPT_BASE,
+	OPT_WAKERS,
+	OPT_HIST,
+};
+
+#define NR_KINDS	2
+static const char *const kind_names[NR_KINDS] = {
+	[LATENCY_WAKEUP] = "wakeup",
+	[LATENCY_RUNQUEUE] = "runqueue",
+};
+
+struct latency_row {
+	bool used;
+	const struct task *task;	/* the thread; a process's leader */
+	uint32_t key;
+	struct durstats d[NR_KINDS];
+	bool uncertain[NR_KINDS];	/* its max overlaps lost events */
+};
+
+struct latency {
+	struct report_ctx *ctx;
+	bool by_process;
+	bool wakers_csv;
+	bool hist_csv;
+	struct per_task threads;	/* struct latency_row */
+	struct keyed processes;		/* struct latency_row, by process */
+	struct log2hist hist[NR_KINDS];	/* of the selection, in us */
+	/* (thread, waker): count wakeups; other NULL: interrupt context */
+	struct keyed wakers;
+	bool failed;
+};
+
+static const struct option latency_options[] = {
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
+	{ "hist", no_argument, NULL, OPT_HIST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int latency_parse(void *priv, const struct report_ctx *ctx, int key,
+			 const char *arg)
+{
+	struct latency *l = priv;
+
+	(void)ctx;
+	switch (key) {
+	case OPT_BY:
+		return report_parse_by(&latency_report, arg, &l->by_process);
+	case OPT_WAKERS:
+		l->wakers_csv = true;
+		return 0;
+	case OPT_HIST:
+		l->hist_csv = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static struct latency_row *row_of(struct latency *l, const struct task *t)
+{
+	struct latency_row *row;
+	uint32_t key;
+	bool fresh;
+
+	if (!l->by_process) {
+		row = per_task_get(&l->threads, t);
+		if (row)
+			row->task = t;
+		return row;
+	}
+	key = t->tgid ? t->tgid : t->tid;
+	row = keyed_get(&l->processes, key, &fresh);
+	if (!row)
+		return NULL;
+	if (fresh)
+		row->key = key;
+	/* a process is named after its leader, or its latest thread */
+	if (!row->task || t->tid == key || row->task->tid != key)
+		row->task = t;
+	return row;
+}
+
+static void count_waker(struct latency *l, const struct latency_ev *ev)
+{
+	struct task_pair *p;
+
+	if (!ev->waker_irq && !ev->waker)
+		return;		/* not known */
+	p = task_pair_get(&l->wakers, ev->task,
+			  ev->waker_irq ? NULL : ev->waker);
+	if (p)
+		p->count++;
+	else
+		l->failed = true;
+}
+
+static void on_latency(void *arg, const struct latency_ev *ev)
+{
+	struct latency *l = arg;
+	struct latency_row *row;
+	uint64_t len = ev->end - ev->start;
+
+	if (!select_task(&l->ctx->sel, (struct task *)ev->task) ||
+	    !select_cpu(&l->ctx->sel, ev->cpu))
+		return;
+	row = row_of(l, ev->task);
+	if (!row) {
+		l->failed = true;
+		return;
+	}
+	row->used = true;
+	if (len >= row->d[ev->kind].max && (ev->flags & IV_UNCERTAIN))
+		row->uncertain[ev->kind] = true;
+	else if (len > row->d[ev->kind].max)
+		row->uncertain[ev->kind] = false;
+	durstats_add(&row->d[ev->kind], len);
+	log2hist_add(&l->hist[ev->kind], len / 1000);
+	if (ev->kind == LATENCY_WAKEUP)
+		count_waker(l, ev);
+}
+
+static int latency_start(void *priv, struct report_ctx *ctx)
+{
+	struct latency *l = priv;
+	struct sched_handler h = { .latency = on_latency, .arg = l };
+
+	if ((l->wakers_csv || l->hist_csv) && !ctx->csv) {
+		report_usage_error(&latency_report,
+				   "--wakers and --hist choose the CSV table: add --csv");
+		return -EINVAL;
+	}
+	if (l->wakers_csv && l->hist_csv) {
+		report_usage_error(&latency_report,
+				   "--wakers or --hist: one table at a time");
+		return -EINVAL;
+	}
+	if (l->wakers_csv && l->by_process) {
+		report_usage_error(&latency_report,
+				   "--wakers is per thread: leave out --by process");
+		return -EINVAL;
+	}
+	l->ctx = ctx;
+	l->threads.size = sizeof(struct latency_row);
+	l->processes.size = sizeof(struct latency_row);
+	return schedmodel_add_handler(ctx->model, &h);
+}
+
+static uint64_t row_count(const struct latency_row *row)
+{
+	return row->d[LATENCY_WAKEUP].count + row->d[LATENCY_RUNQUEUE].count;
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+	const struct latency_row *x = *(const struct latency_row *const *)a;
+	const struct latency_row *y = *(const struct latency_row *const *)b;
+	uint64_t kx = x->d[LATENCY_WAKEUP].max > x->d[LATENCY_RUNQUEUE].max ?
+		      x->d[LATENCY_WAKEUP].max : x->d[LATENCY_RUNQUEUE].max;
+	uint64_t ky = y->d[LATENCY_WAKEUP].max > y->d[LATENCY_RUNQUEUE].max ?
+		      y->d[LATENCY_WAKEUP].max : y->d[LATENCY_RUNQUEUE].max;
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (row_count(x) != row_count(y))
+		return row_count(x) > row_count(y) ? -1 : 1;
+	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
+}
+
+static struct latency_row **sorted_rows(struct latency *l, size_t *count)
+{
+	struct latency_row *rows = l->by_process ? l->processes.items :
+						    l->threads.items;
+	size_t n = l->by_process ? l->processes.count : l->threads.count, i;
+	struct latency_row **v = calloc(n ? n : 1, sizeof(*v));
+
+	*count = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (rows[i].used)
+			v[(*count)++] = &rows[i];
+	qsort(v, *count, sizeof(*v), compare_rows);
+	return v;
+}
+
+static void cells_who(struct latency *l, struct table *tab,
+		      const struct latency_row *row)
+{
+	if (!l->by_process)
+		table_u64(tab, row->task->tid);
+	report_cell_pid(tab, row->task);
+	table_str(tab, report_comm(row->task));
+}
+
+static void columns_who(struct latency *l, struct table *tab)
+{
+	if (!l->by_process)
+		table_column(tab, "TID", "tid", TABLE_RIGHT);
+	table_column(tab, "PID", "pid", TABLE_RIGHT);
+	table_column(tab, "COMM", "comm", TABLE_LEFT);
+}
+
+/* COUNT P50 P90 P99 MAX of one kind, "~" on a max that overlaps loss. */
+static void cells_stats(struct table *tab, struct latency_row *row,
+			unsigned int kind)
+{
+	struct durstats *d = &row->d[kind];
+	char text[DURATION_LEN + 1];
+
+	table_u64(tab, d->count);
+	if (!d->count) {
+		table_none(tab);
+		table_none(tab);
+		table_none(tab);
+		table_none(tab);
+		return;
+	}
+	table_duration(tab, durstats_percentile(d, 50));
+	table_duration(tab, durstats_percentile(d, 90));
+	table_duration(tab, durstats_percentile(d, 99));
+	if (row->uncertain[kind]) {
+		text[0] = '~';
+		format_duration(text + 1, d->max);
+		table_cell(tab, text, NULL);
+	} else {
+		table_duration(tab, d->max);
+	}
+}
+
+static int print_text(struct latency *l, struct latency_row **rows, size_t n)
+{
+	struct report_ctx *ctx = l->ctx;
+	struct table *tab = table_new();
+	size_t i, shown = report_limit(ctx, n);
+	unsigned int k;
+	int ret;
+
+	if (!tab)
+		return -ENOMEM;
+	fprintf(ctx->out, "Wakeup latency (woken -> on CPU), all selected threads:\n");
+	log2hist_print(ctx->out, &l->hist[LATENCY_WAKEUP], "usecs");
+	fprintf(ctx->out, "\nRunqueue latency after preemption (R switch-out -> on CPU):\n");
+	log2hist_print(ctx->out, &l->hist[LATENCY_RUNQUEUE], "usecs");
+	fputc('\n', ctx->out);
+	columns_who(l, tab);
+	for (k = 0; k < NR_KINDS; k++) {
+		static const char *const heads[NR_KINDS][5] = {
+			{ "WAKEUPS", "W-P50", "W-P90", "W-P99", "W-MAX" },
+			{ "PREEMPTED", "R-P50", "R-P90", "R-P99", "R-MAX" },
+		};
+		unsigned int c;
+
+		for (c = 0; c < 5; c++)
+			table_column(tab, heads[k][c], heads[k][c],
+				     TABLE_RIGHT);
+	}
+	for (i = 0; i < shown; i++) {
+		table_row(tab);
+		cells_who(l, tab, rows[i]);
+		for (k = 0; k < NR_KINDS; k++)
+			cells_stats(tab, rows[i], k);
+	}
+	ret = table_print(tab, ctx->out, false);
+	table_free(tab);
+	if (ret)
+		return ret;
+	if (!n)
+		fprintf(ctx->out, "(no wakeup or preemption in the selection)\n");
+	else if (shown < n)
+		fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
+			n - shown);
+	return ferror(ctx->out) ? -EIO : 0;
+}
+
+/* Each shown thread's top wakers (text). */
+static int print_wakers(struct latency *l, struct latency_row **rows,
+			size_t n)
+{
+	struct report_ctx *ctx = l->ctx;
+	const struct task_pair **pairs = task_pairs_sorted(&l->wakers);
+	size_t i, j, shown = report_limit(ctx, n), printed;
+	uint64_t rest;
+
+	if (!pairs)
+		return -ENOMEM;
+	if (l->wakers.count && !l->by_process)
+		fprintf(ctx->out, "\nWho woke them, most first (<irq>: from interrupt context):\n");
+	for (i = 0; i < shown && !l->by_process; i++) {
+		printed = 0;
+		rest = 0;
+		for (j = 0; j < l->wakers.count; j++) {
+			const struct task_pair *p = pairs[j];
+
+			if (p->task != rows[i]->task)
+				continue;
+			if (!printed++)
+				fprintf(ctx->out, "%s %u:", report_comm(p->task),
+					p->task->tid);
+			if (printed > 3) {
+				rest += p->count;
+				continue;
+			}
+			fprintf(ctx->out, "%s %" PRIu64 " by ",
+				printed > 1 ? "," : "", p->count);
+			if (p->other)
+				fprintf(ctx->out, "%s %u", report_comm(p->other),
+					p->other->tid);
+			else
+				fprintf(ctx->out, "<irq>");
+		}
+		if (rest)
+			fprintf(ctx->out, ", %" PRIu64 " by others", rest);
+		if (printed)
+			fputc('\n', ctx->out);
+	}
+	free(pairs);
+	return ferror(ctx->out) ? -EIO : 0;
+}
+
+static int print_csv(struct latency *l, struct latency_row **rows, size_t n)
+{
+	struct table *tab = table_new();
+	size_t i, shown = report_limit(l->ctx, n);
+	unsigned int k;
+	int ret;
+
+	if (!tab)
+		return -ENOMEM;
+	columns_who(l, tab);
+	table_column(tab, "KIND", "kind", TABLE_LEFT);
+	table_column(tab, "COUNT", "count", TABLE_RIGHT);
+	table_column(tab, "TOTAL", "total_ns", TABLE_RIGHT);
+	table_column(tab, "P50", "p50_ns", TABLE_RIGHT);
+	table_column(tab, "P90", "p90_ns", TABLE_RIGHT);
+	table_column(tab, "P99", "p99_ns", TABLE_RIGHT);
+	table_column(tab, "MAX", "max_ns", TABLE_RIGHT);
+	for (i = 0; i < shown; i++) {
+		for (k = 0; k < NR_KINDS; k++) {
+			struct durstats *d = &rows[i]->d[k];
+
+			if (!d->count)
+				continue;
+			table_row(tab);
+			cells_who(l, tab, rows[i]);
+			table_str(tab, kind_names[k]);
+			table_u64(tab, d->count);
+			table_duration(tab, d->total);
+			table_duration(tab, durstats_percentile(d, 50));
+			table_duration(tab, durstats_percentile(d, 90));
+			table_duration(tab, durstats_percentile(d, 99));
+			table_duration(tab, d->max);
+		}
+	}
+	ret = table_print(tab, l->ctx->out, true);
+	table_free(tab);
+	return ret;
+}
+
+static const struct report_pairs waker_columns = {
+	.other = { { "WAKER-TID", "waker_tid" },
+		   { "WAKER-PID", "waker_pid" },
+		   { "WAKER-COMM", "waker_comm" } },
+	.count = { "WAKEUPS", "wakeups" },
+	.nobody = "<irq>",
+};
+
+static int print_hist_csv(struct latency *l)
+{
+	struct table *tab = table_new();
+	unsigned int k, i;
+	int ret;
+
+	if (!tab)
+		return -ENOMEM;
+	table_column(tab, "KIND", "kind", TABLE_LEFT);
+	table_column(tab, "LOW", "low_ns", TABLE_RIGHT);
+	table_column(tab, "HIGH", "high_ns", TABLE_RIGHT);
+	table_column(tab, "COUNT", "count", TABLE_RIGHT);
+	for (k = 0; k < NR_KINDS; k++) {
+		for (i = 0; i < LOG2HIST_SLOTS; i++) {
+			if (!l->hist[k].slots[i])
+				continue;
+			table_row(tab);
+			table_str(tab, kind_names[k]);
+			table_u64(tab, log2hist_low(i) * 1000);
+			table_u64(tab, log2hist_high(i) * 1000 + 999);
+			table_u64(tab, l->hist[k].slots[i]);
+		}
+	}
+	ret = table_print(tab, l->ctx->out, true);
+	table_free(tab);
+	return ret;
+}
+
+static int draw(struct latency *l)
+{
+	struct report_ctx *ctx = l->ctx;
+	struct svg_frame frame;
+	char label[64], title[256];
+	size_t series[NR_KINDS], bucket;
+	struct svg_hist *h;
+	int first = -1, last = -1, i;
+	unsigned int k;
+	FILE *f;
+	int ret;
+
+	h = svg_hist_new("Wakeup and runqueue latency (log2 buckets)",
+			 "events");
+	if (!h)
+		return -ENOMEM;
+	series[LATENCY_WAKEUP] = svg_hist_series(h, "wakeup -> on CPU",
+						 SVG_BLUE);
+	series[LATENCY_RUNQUEUE] = svg_hist_series(h, "preempted -> on CPU",
+						   SVG_RED);
+	for (i = 0; i < LOG2HIST_SLOTS; i++) {
+		if (!l->hist[0].slots[i] && !l->hist[1].slots[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+	}
+	for (i = first; first >= 0 && i <= last; i++) {
+		snprintf(label, sizeof(label), "%llu-%llu us",
+			 (unsigned long long)log2hist_low(i),
+			 (unsigned long long)log2hist_high(i));
+		bucket = svg_hist_bucket(h, label);
+		for (k = 0; k < NR_KINDS; k++) {
+			snprintf(title, sizeof(title), "%s latency %s: %llu",
+				 kind_names[k], label,
+				 (unsigned long long)l->hist[k].slots[i]);
+			svg_hist_set(h, series[k], bucket, l->hist[k].slots[i],
+				     title);
+		}
+	}
+	f = report_svg_begin(ctx, &frame);
+	ret = f ? svg_hist_write(h, f, &frame) : -EIO;
+	svg_hist_free(h);
+	return f ? report_svg_close(ctx, f, ret) : ret;
+}
+
+static int latency_output(void *priv, struct report_ctx *ctx)
+{
+	struct latency *l = priv;
+	struct latency_row **rows;
+	size_t n;
+	int ret;
+
+	if (l->failed)
+		return -ENOMEM;
+	rows = sorted_rows(l, &n);
+	if (!rows)
+		return -ENOMEM;
+	report_heading(ctx, l->by_process ?
+		       "Wakeup and runqueue latency per process" :
+		       "Wakeup and runqueue latency per thread");
+	if (!ctx->csv) {
+		ret = print_text(l, rows, n);
+		if (!ret)
+			ret = print_wakers(l, rows, n);
+	} else if (l->wakers_csv) {
+		ret = report_pairs_csv(ctx, &l->wakers, &waker_columns);
+	} else if (l->hist_csv) {
+		ret = print_hist_csv(l);
+	} else {
+		ret = print_csv(l, rows, n);
+	}
+	if (!ret && ctx->svg_path)
+		ret = draw(l);
+	free(rows);
+	return ret;
+}
+
+static void latency_free(void *priv)
+{
+	struct latency *l = priv;
+	struct latency_row *rows = l->by_process ? l->processes.items :
+						    l->threads.items;
+	size_t n = l->by_process ? l->processes.count : l->threads.count, i;
+	unsigned int k;
+
+	for (i = 0; rows && i < n; i++)
+		for (k = 0; k < NR_KINDS; k++)
+			durstats_free(&rows[i].d[k]);
+	per_task_free(&l->threads);
+	keyed_free(&l->processes);
+	keyed_free(&l->wakers);
+}
+
+const struct report latency_report = {
+	.name = "latency",
+	.summary = "wakeup and runqueue latency: histograms, percentiles, wakers",
+	.help =
+	"Wakeup latency: from the first sched_waking (or sched_wakeup, or\n"
+	"sched_wakeup_new) after a thread went to sleep, to its switch-in.\n"
+	"Runqueue latency: from a preempted (R) switch-out to the next\n"
+	"switch-in.  A sample belongs to the window its switch-in is in.\n"
+	"\n"
+	"Text: log2 histograms of both for the whole selection (usecs), then\n"
+	"per thread COUNT, P50, P90, P99 and MAX of each (W- wakeup, R-\n"
+	"runqueue; nearest rank, exact up to 1024 samples per row, then within\n"
+	"1 %), then each thread's top wakers.\n"
+	"\n"
+	"CSV columns, a row per (thread, kind):\n"
+	"  tid pid comm        the thread (no tid with --by process)\n"
+	"  kind                wakeup or runqueue\n"
+	"  count total_ns p50_ns p90_ns p99_ns max_ns\n"
+	"\n"
+	"Options:\n"
+	"  --by thread|process  rows per thread (default) or process\n"
+	"  --wakers   with --csv: who woke whom instead, a row per (thread,\n"
+	"             waker): tid pid comm waker_tid waker_pid waker_comm\n"
+	"             wakeups (waker <irq>, tid 0: from interrupt context)\n"
+	"  --hist     with --csv: the histograms instead: kind low_ns high_ns\n"
+	"             count\n"
+	"  --cpu CPU  samples whose switch-in was on those CPUs\n"
+	"\n"
+	"Chart (--svg): both histograms.\n",
+	.examples =
+	"  schedrec report latency run.srec --pid 4242\n"
+	"  schedrec report latency run.srec --csv --wakers\n",
+	.options = latency_options,
+	.priv_size = sizeof(struct latency),
+	.parse = latency_parse,
+	.start = latency_start,
+	.output = latency_output,
+	.free = latency_free,
+};

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Statistics of durations in bounded memory; see durstats.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "durstats.h"
+
+/*
+ * The log-linear histogram: values below 128 have a bucket each; a value
+ * v in [2^e, 2^(e+1)) with e >= 7 goes to bucket (e - 6) * 64 + v >>
+ * (e - 6), which is one of 64 buckets of width 2^(e - 6).  Values of 2^42
+ * ns (73 minutes) and more share the last bucket.
+ */
+#define SUB_BITS	6
+#define TOP_EXP		42
+#define NR_BUCKETS	(((TOP_EXP - SUB_BITS) << SUB_BITS) + \
+			 (2u << SUB_BITS))
+
+static unsigned int highest_bit(uint64_t v)
+{
+	return 63 - __builtin_clzll(v);
+}
+
+static unsigned int bucket_of(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < (2u << SUB_BITS))
+		return v;
+	e = highest_bit(v);
+	if (e >= TOP_EXP)
+		return NR_BUCKETS - 1;
+	return ((e - SUB_BITS) << SUB_BITS) + (v >> (e - SUB_BITS));
+}
+
+/* The middle of bucket @b. */
+static uint64_t bucket_middle(unsigned int b)
+{
+	unsigned int shift;
+	uint64_t low;
+
+	if (b < (2u << SUB_BITS))
+		return b;
+	shift = (b >> SUB_BITS) - 1;
+	low = (uint64_t)((b & ((1u << SUB_BITS) - 1)) |
+			 (1u << SUB_BITS)) << shift;
+	return low + (1ull << shift) / 2;
+}
+
+static void to_buckets(struct durstats *d)
+{
+	uint64_t i;
+
+	d->buckets = calloc(NR_BUCKETS, sizeof(*d->buckets));
+	if (!d->buckets) {
+		d->failed = true;
+		return;
+	}
+	for (i = 0; i < DURSTATS_EXACT; i++)
+		d->buckets[bucket_of(d->values[i])]++;
+	free(d->values);
+	d->values = NULL;
+}
+
+void durstats_add(struct durstats *d, uint64_t ns)
+{
+	if (!d->count || ns < d->min)
+		d->min = ns;
+	if (ns > d->max)
+		d->max = ns;
+	d->total += ns;
+	d->count++;
+	if (d->failed)
+		return;
+	if (d->count <= DURSTATS_EXACT) {
+		if (!d->values) {
+			d->values = malloc(DURSTATS_EXACT * sizeof(*d->values));
+			if (!d->values) {
+				d->failed = true;
+				return;
+			}
+		}
+		d->values[d->count - 1] = ns;
+		d->sorted = false;
+		return;
+	}
+	if (!d->buckets)
+		to_buckets(d);
+	if (d->buckets)
+		d->buckets[bucket_of(ns)]++;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t durstats_percentile(struct durstats *d, double pct)
+{
+	uint64_t rank, seen = 0, v;
+	unsigned int b;
+
+	if (!d->count || d->failed)
+		return 0;
+	rank = (uint64_t)(pct / 100.0 * d->count);
+	if ((double)rank < pct / 100.0 * d->count)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	if (rank > d->count)
+		rank = d->count;
+	if (d->values) {
+		if (!d->sorted) {
+			qsort(d->values, d->count, sizeof(*d->values),
+			      compare_u64);
+			d->sorted = true;
+		}
+		return d->values[rank - 1];
+	}
+	for (b = 0; b < NR_BUCKETS; b++) {
+		seen += d->buckets[b];
+		if (seen >= rank)
+			break;
+	}
+	v = bucket_middle(b < NR_BUCKETS ? b : NR_BUCKETS - 1);
+	return v < d->min ? d->min : v > d->max ? d->max : v;
+}
+
+void durstats_free(struct durstats *d)
+{
+	free(d->values);
+	free(d->buckets);
+	memset(d, 0, sizeof(*d));
+}
+
+void log2hist_add(struct log2hist *h, uint64_t value)
+{
+	h->slots[value ? highest_bit(value) : 0]++;
+}
+
+uint64_t log2hist_low(unsigned int slot)
+{
+	return slot ? 1ull << slot : 0;
+}
+
+uint64_t log2hist_high(unsigned int slot)
+{
+	return slot >= 63 ? UINT64_MAX : (2ull << slot) - 1;
+}
+
+#define STARS_MAX	40
+
+void log2hist_print(FILE *f, const struct log2hist *h, const char *unit)
+{
+	int first = -1, last = -1, i, stars, j;
+	uint64_t most = 0;
+	char star_line[STARS_MAX + 1];
+
+	for (i = 0; i < LOG2HIST_SLOTS; i++) {
+		if (!h->slots[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (h->slots[i] > most)
+			most = h->slots[i];
+	}
+	if (first < 0)
+		return;
+	fprintf(f, "%10s%-14s : count    distribution\n", unit, "");
+	for (i = first; i <= last; i++) {
+		uint64_t count = h->slots[i];
+
+		stars = (int)((count * STARS_MAX + most - 1) / most);
+		for (j = 0; j < STARS_MAX; j++)
+			star_line[j] = j < stars ? '*' : ' ';
+		star_line[STARS_MAX] = '\0';
+		fprintf(f, "%10llu -> %-10llu : %-8llu |%s|\n",
+			(unsigned long long)log2hist_low(i),
+			(unsigned long long)log2hist_high(i),
+			(unsigned long long)count, star_line);
+	}
+}

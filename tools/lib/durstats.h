@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics of durations in bounded memory: count, total, min, max and
+ * percentiles.  The first DURSTATS_EXACT values are kept as they are, so
+ * percentiles of up to that many are exact; past that, they go into a
+ * log-linear histogram whose buckets are 1/64 of a power of two wide, and a
+ * percentile is its bucket's middle, within 0.8 % of the true value (and
+ * never outside [min, max]).
+ *
+ * Percentiles are nearest-rank: p50 of 10, 20 is 10; p99 of 1..100 is 99.
+ *
+ * Also the log2 histogram of bcc's tools: slot k counts values in
+ * [2^k, 2^(k+1)) (slot 0 holds 0 and 1).
+ */
+#ifndef SCHEDREC_DURSTATS_H
+#define SCHEDREC_DURSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DURSTATS_EXACT	1024
+
+struct durstats {
+	uint64_t count;
+	uint64_t total;
+	uint64_t min;
+	uint64_t max;
+	uint64_t *values;	/* the first DURSTATS_EXACT, then NULL */
+	uint32_t *buckets;	/* after that */
+	bool sorted;
+	bool failed;		/* out of memory: percentiles are 0 */
+};
+
+void durstats_add(struct durstats *d, uint64_t ns);
+/* Nearest-rank percentile @pct (0 < pct <= 100); 0 if empty. */
+uint64_t durstats_percentile(struct durstats *d, double pct);
+void durstats_free(struct durstats *d);
+
+#define LOG2HIST_SLOTS	64
+
+struct log2hist {
+	uint64_t slots[LOG2HIST_SLOTS];
+};
+
+void log2hist_add(struct log2hist *h, uint64_t value);
+/* The lowest value slot @slot counts, and the highest. */
+uint64_t log2hist_low(unsigned int slot);
+uint64_t log2hist_high(unsigned int slot);
+
+/*
+ * Print it as bcc does, its values named @unit (add values in that unit:
+ * microseconds for "usecs"):
+ *
+ *	     usecs               : count    distribution
+ *	         2 -> 3          : 5        |*****                |
+ *
+ * from the first to the last non-empty slot.  Nothing if it is empty.
+ */
+void log2hist_print(FILE *f, const struct log2hist *h, const char *unit);
+
+#endif /* SCHEDREC_DURSTATS_H */

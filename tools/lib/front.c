@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What schedrec report and schedrec export share; see front.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "front.h"
+#include "tracepass.h"
+
+static const struct option shared_options[] = {
+	{ "range", required_argument, NULL, FRONT_OPT_RANGE },
+	{ "pid", required_argument, NULL, FRONT_OPT_PID },
+	{ "tid", required_argument, NULL, FRONT_OPT_TID },
+	{ "comm", required_argument, NULL, FRONT_OPT_COMM },
+	{ "cpu", required_argument, NULL, FRONT_OPT_CPU },
+	{ "strict", no_argument, NULL, FRONT_OPT_STRICT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+void front_vusage_error(const char *verb, const char *name, const char *fmt,
+			va_list ap)
+{
+	fprintf(stderr, "schedrec %s %s: ", verb, name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void front_usage_error(const struct front *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	front_vusage_error(f->verb, f->name, fmt, ap);
+	va_end(ap);
+}
+
+static size_t count_options(const struct option *opts)
+{
+	size_t n = 0;
+
+	while (opts && opts[n].name)
+		n++;
+	return n;
+}
+
+struct option *front_options(const struct option *own,
+			     const struct option *more)
+{
+	size_t n = ARRAY_SIZE(shared_options), m = count_options(own);
+	size_t k = count_options(more);
+	struct option *opts = calloc(n + m + k + 1, sizeof(*opts));
+
+	if (!opts)
+		return NULL;
+	memcpy(opts, shared_options, sizeof(shared_options));
+	if (m)
+		memcpy(opts + n, own, m * sizeof(*opts));
+	if (k)
+		memcpy(opts + n + m, more, k * sizeof(*opts));
+	return opts;
+}
+
+void front_short_options(const struct option *opts, char *buf, size_t size)
+{
+	size_t len = snprintf(buf, size, ":"), i;
+
+	for (i = 0; opts[i].name; i++) {
+		int key = opts[i].val;
+
+		if (key > ' ' && key < 0x7f && len + 3 < size) {
+			buf[len++] = key;
+			if (opts[i].has_arg == required_argument)
+				buf[len++] = ':';
+			buf[len] = '\0';
+		}
+	}
+}
+
+int front_parse(struct front *f, int key, char *const argv[])
+{
+	static const char *const names[] = {
+		[FRONT_OPT_RANGE - FRONT_OPT_RANGE] = "range",
+		[FRONT_OPT_PID - FRONT_OPT_RANGE] = "pid",
+		[FRONT_OPT_TID - FRONT_OPT_RANGE] = "tid",
+		[FRONT_OPT_COMM - FRONT_OPT_RANGE] = "comm",
+		[FRONT_OPT_CPU - FRONT_OPT_RANGE] = "cpu",
+	};
+	char err[512];
+
+	switch (key) {
+	case '?':
+	case ':':
+		front_usage_error(f, key == '?' ?
+				  "unknown option '%s'; see schedrec %s %s --help" :
+				  "option '%s' needs a value; see schedrec %s %s --help",
+				  argv[optind - 1], f->verb, f->name);
+		return -EINVAL;
+	case FRONT_OPT_RANGE:
+	case FRONT_OPT_PID:
+	case FRONT_OPT_TID:
+	case FRONT_OPT_COMM:
+	case FRONT_OPT_CPU:
+		if (select_parse(f->sel, names[key - FRONT_OPT_RANGE], optarg,
+				 err, sizeof(err))) {
+			front_usage_error(f, "%s", err);
+			return -EINVAL;
+		}
+		f->select_threads |= key == FRONT_OPT_PID ||
+				     key == FRONT_OPT_TID ||
+				     key == FRONT_OPT_COMM;
+		return 0;
+	case FRONT_OPT_STRICT:
+		*f->strict = true;
+		return 0;
+	case 'q':
+		*f->quiet = true;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int front_paths(struct front *f, int argc, char *const argv[])
+{
+	if (optind == argc) {
+		front_usage_error(f, "which trace? give a .srec file (or - for standard input)");
+		return -EINVAL;
+	}
+	f->paths = argv + optind;
+	f->nr_paths = argc - optind;
+	return 0;
+}
+
+/* The reader's diagnostics: errors always, warnings unless -q. */
+static void print_diag(void *arg, enum srec_diag_level level,
+		       uint64_t offset, const char *msg)
+{
+	const struct front *f = arg;
+
+	(void)offset;
+	if (*f->quiet && level == SREC_DIAG_WARNING)
+		return;
+	fprintf(stderr, "schedrec %s: %s: %s: %s\n", f->verb,
+		level == SREC_DIAG_ERROR ? "error" : "warning",
+		trace_path(*f->reader, f->paths), msg);
+}
+
+int front_open(struct front *f)
+{
+	struct srecreader_options opt = {
+		.strict = *f->strict, .diag = print_diag, .diag_arg = f,
+	};
+	struct schedmodel_window window;
+	char err[512];
+
+	*f->reader = trace_open(f->verb, f->paths, f->nr_paths, &opt);
+	if (!*f->reader)
+		return EXIT_FAIL;
+	*f->info = srecreader_info(*f->reader);
+	if (select_check_cpus(f->sel, (*f->info)->file.nr_cpus, err,
+			      sizeof(err))) {
+		front_usage_error(f, "%s", err);
+		return EXIT_USAGE;
+	}
+	select_window(f->sel, &window);
+	*f->model = schedmodel_new(*f->info, &window);
+	if (!*f->model) {
+		cmd_error(f->verb, ENOMEM, "cannot start");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+void front_pass_failed(const struct front *f, int err, const char *doing)
+{
+	const char *why = srecreader_error(*f->reader);
+
+	fprintf(stderr, "schedrec %s: %s: %s; %s what was read before\n",
+		f->verb, f->paths[0], *why ? why : strerror(-err), doing);
+}

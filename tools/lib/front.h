@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the two fronts that read a trace share, `schedrec report`
+ * (tools/report.c) and `schedrec export` (tools/export.c): the options
+ * that select what is read (--range, --pid, --tid, --comm, --cpu),
+ * --strict, -q and -h, and their help; the usage errors; the reader's
+ * diagnostics; opening the trace and starting the model of the window.
+ * Each front keeps what is its own: its other options, its help, its pass.
+ */
+#ifndef SCHEDREC_FRONT_H
+#define SCHEDREC_FRONT_H
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "schedmodel.h"
+#include "select.h"
+#include "srecreader.h"
+#include "util.h"
+
+/* Keys of the shared options; a front's own start at FRONT_OPT_OWN. */
+enum {
+	FRONT_OPT_RANGE = 0x100,
+	FRONT_OPT_PID,
+	FRONT_OPT_TID,
+	FRONT_OPT_COMM,
+	FRONT_OPT_CPU,
+	FRONT_OPT_STRICT,
+	FRONT_OPT_OWN,
+};
+
+/* The help of the shared options, but --cpu: what a CPU selects differs */
+#define FRONT_HELP_SELECT						\
+	"  --range START:END  only the window [START, END) in seconds since the\n" \
+	"                     start; a side may be empty (12.5:13, :5, 3:)\n" \
+	"  --pid PID[,PID]    only the threads of these processes\n"	\
+	"  --tid TID[,TID]    only these threads\n"			\
+	"  --comm REGEX       only threads whose name (at the time) matches this\n" \
+	"                     POSIX extended regex\n"
+#define FRONT_HELP_READING						\
+	"  --strict           a corrupt chunk in the trace is an error\n" \
+	"  -q, --quiet        no warnings on stderr\n"			\
+	"  -h, --help         this text\n"
+
+/*
+ * A run of `schedrec VERB NAME [OPTIONS] TRACE...`.  The front's context
+ * (report_ctx, export_ctx) holds what the shared options set and what
+ * front_open() opens; these point at its fields.
+ */
+struct front {
+	const char *verb;		/* "report" or "export" */
+	const char *name;		/* the report's or the format's */
+	struct selection *sel;
+	bool *quiet;
+	bool *strict;
+	struct srecreader **reader;
+	const struct srecreader_info **info;
+	struct schedmodel **model;
+	bool select_threads;		/* --pid, --tid or --comm was given */
+	char *const *paths;		/* the trace's files (front_paths()) */
+	unsigned int nr_paths;
+};
+
+/* "schedrec VERB NAME: " + message, to stderr. */
+void front_vusage_error(const char *verb, const char *name, const char *fmt,
+			va_list ap);
+__printf(2, 3)
+void front_usage_error(const struct front *f, const char *fmt, ...);
+
+/*
+ * The table for getopt_long(): the shared options, then @own (the
+ * front's), then @more (the report's or the format's, NULL for none),
+ * both {0} terminated.  free() it; NULL on ENOMEM.
+ */
+struct option *front_options(const struct option *own,
+			     const struct option *more);
+
+/* getopt's short options of @opts: each whose key is a letter. */
+void front_short_options(const struct option *opts, char *buf, size_t size);
+
+/*
+ * The option getopt_long() just returned, @key (its argument optarg, its
+ * word argv[optind - 1]): a shared one into the context, or the usage
+ * error of an unknown option or a missing value ('?', ':').  0, -EINVAL
+ * after the message, or -ENOENT for an option that is not shared.
+ */
+int front_parse(struct front *f, int key, char *const argv[]);
+
+/* The trace's files, the words after the options; -EINVAL if none. */
+int front_paths(struct front *f, int argc, char *const argv[]);
+
+/*
+ * Open the trace, check --cpu against it and start the model of the
+ * window; the reader's diagnostics go to stderr (not the warnings with
+ * -q).  EXIT_OK, or the exit status after a message.  @f must last as
+ * long as the reader.
+ */
+int front_open(struct front *f);
+
+/*
+ * The pass stopped at @err: say why, and that the output is made of what
+ * was read before (@doing: "reporting", "exporting").
+ */
+void front_pass_failed(const struct front *f, int err, const char *doing);
+
+#endif /* SCHEDREC_FRONT_H */

@@ -1,0 +1,1106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedmodel: the scheduler replayed from the records; see schedmodel.h
+ * for what it tells and doc/reports.md for what that means.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedmodel.h"
+#include "taskstate.h"
+
+#define MAX_HANDLERS	16
+#define LOSSES_MAX	4096	/* past that, a CPU's windows are merged */
+
+enum where {
+	WHERE_UNSEEN,		/* not seen switching yet */
+	WHERE_NEW,		/* forked or woken new: not run yet */
+	WHERE_ON,		/* on CPU @cpu since @since */
+	WHERE_OFF,		/* switched out of @cpu at @since */
+	WHERE_LOST,		/* lost track (loss, or a filtered trace) */
+};
+
+/* What the model knows of one live tid. */
+struct thread {
+	uint32_t tid;
+	uint8_t where;
+	char state;		/* at switch-out */
+	bool waker_irq;
+	bool waiting;		/* on @rq_cpu's list of runnable waiters */
+	uint32_t cpu;		/* ON: running there; OFF: switched out there */
+	uint64_t since;
+	struct task *task;
+	uint64_t wake_ts;	/* first wakeup since switch-out, 0: none */
+	struct task *waker;	/* who woke it, NULL: irq or unknown */
+	uint32_t rq_cpu;	/* waiting runnable on this CPU... */
+	uint64_t rq_since;	/* ...since then */
+	struct thread *rq_prev, *rq_next;
+	const struct sched_stack *stack;	/* at its switch-out */
+};
+
+struct cpu {
+	struct thread *curr;	/* running, NULL: idle */
+	bool known;		/* curr is known */
+	bool pending;		/* not known, but whoever the next switch
+				 * shows as prev ran since @since
+				 */
+	bool seen;		/* a record of this CPU came */
+	unsigned int since_flags;	/* IV_* of @since */
+	uint64_t since;		/* curr's time is counted up to here */
+	uint64_t last_ts;	/* of the last record */
+	struct thread *waiters;	/* runnable, waiting for this CPU */
+	/* the STACK record just read, for the switch that follows it */
+	const struct sched_stack *pending_stack;
+	uint32_t pending_tid;
+	uint64_t pending_ts;
+};
+
+/* Equal stacks, kept once: open addressing on a hash of the addresses. */
+struct stack_table {
+	struct sched_stack **slots;
+	size_t mask;
+	size_t count;
+};
+
+/*
+ * tid -> thread.  Tids below the kernel's PID_MAX_LIMIT (2^22) index a
+ * two-level table directly, its pages made as tids appear; any other
+ * (from a hostile file) goes to a hash table, open addressing with
+ * linear probing.
+ */
+#define TID_DIRECT	(1u << 22)
+#define TID_PAGE_BITS	10
+#define TID_PAGE	(1u << TID_PAGE_BITS)
+
+struct thread_map {
+	struct thread **pages[TID_DIRECT / TID_PAGE];
+	struct thread **slots;
+	size_t mask;
+	size_t count;
+};
+
+struct schedmodel {
+	const struct srecreader_info *info;
+	struct schedmodel_window window;
+	uint64_t win_start, win_end;	/* absolute, once origin is set */
+	uint64_t origin;
+	uint64_t end;
+	uint64_t last_ts;
+	bool started;
+	bool from_start;
+	bool filtered;
+	unsigned int nr_cpus;
+	struct cpu *cpus;
+	struct thread_map map;
+	struct task **tasks;
+	size_t nr_tasks, cap_tasks;
+	struct sched_handler handlers[MAX_HANDLERS];
+	unsigned int nr_handlers;
+	/* skip what nobody asked for */
+	bool want_oncpu, want_offcpu, want_switchout, want_wakeup, want_latency;
+	bool want_usurp;
+	char letters[2][256];	/* state letters of small prev_states,
+				 * [preempted][prev_state]
+				 */
+	struct sched_loss *losses;
+	size_t nr_losses, cap_losses;
+	struct stack_table stacks;
+	struct schedmodel_anomalies anomalies;
+	bool failed;
+};
+
+/* ------------------------------------------------------------------ */
+/* Tasks and threads */
+
+/*
+ * @t is in process @tgid (0: not known).  Whether it is the drainer follows
+ * (its tid is the drainer's, even before its process is known), and what
+ * was decided about selecting it no longer holds.
+ */
+static void task_set_process(struct schedmodel *m, struct task *t,
+			     uint32_t tgid)
+{
+	const struct srec_file_head *f = &m->info->file;
+
+	t->tgid = tgid;
+	t->drainer = f->drainer_pid &&
+		     (tgid == f->drainer_pid || t->tid == f->drainer_pid ||
+		      t->tid == f->drainer_tid);
+	t->selected = -1;
+}
+
+static struct task *task_new(struct schedmodel *m, uint32_t tid,
+			     uint32_t tgid, const char *comm)
+{
+	struct task *t;
+
+	if (m->nr_tasks == m->cap_tasks) {
+		size_t cap = m->cap_tasks ? 2 * m->cap_tasks : 256;
+		struct task **v = realloc(m->tasks, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		m->tasks = v;
+		m->cap_tasks = cap;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->id = m->nr_tasks;
+	t->tid = tid;
+	if (comm)
+		memcpy(t->comm, comm, SCHEDREC_COMM_LEN);
+	task_set_process(m, t, tgid);
+	m->tasks[m->nr_tasks++] = t;
+	return t;
+}
+
+static size_t map_slot(const struct thread_map *map, uint32_t tid)
+{
+	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull >> 32) & map->mask;
+}
+
+static struct thread *map_find(const struct thread_map *map, uint32_t tid)
+{
+	struct thread **page;
+	size_t i;
+
+	if (tid < TID_DIRECT) {
+		page = map->pages[tid >> TID_PAGE_BITS];
+		return page ? page[tid & (TID_PAGE - 1)] : NULL;
+	}
+	i = map_slot(map, tid);
+
+	for (; map->slots[i]; i = (i + 1) & map->mask)
+		if (map->slots[i]->tid == tid)
+			return map->slots[i];
+	return NULL;
+}
+
+static int map_grow(struct thread_map *map)
+{
+	struct thread_map bigger = { .mask = 2 * map->mask + 1 };
+	size_t i;
+
+	bigger.slots = calloc(bigger.mask + 1, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -ENOMEM;
+	for (i = 0; i <= map->mask; i++) {
+		struct thread *t = map->slots[i];
+		size_t j;
+
+		if (!t)
+			continue;
+		for (j = map_slot(&bigger, t->tid); bigger.slots[j];
+		     j = (j + 1) & bigger.mask)
+			;
+		bigger.slots[j] = t;
+	}
+	bigger.count = map->count;
+	free(map->slots);
+	*map = bigger;
+	return 0;
+}
+
+static int map_insert(struct thread_map *map, struct thread *t)
+{
+	struct thread ***page;
+	size_t i;
+
+	if (t->tid < TID_DIRECT) {
+		page = &map->pages[t->tid >> TID_PAGE_BITS];
+		if (!*page)
+			*page = calloc(TID_PAGE, sizeof(**page));
+		if (!*page)
+			return -ENOMEM;
+		(*page)[t->tid & (TID_PAGE - 1)] = t;
+		return 0;
+	}
+
+	if ((map->count + 1) * 4 > (map->mask + 1) * 3 && map_grow(map))
+		return -ENOMEM;
+	for (i = map_slot(map, t->tid); map->slots[i];
+	     i = (i + 1) & map->mask)
+		;
+	map->slots[i] = t;
+	map->count++;
+	return 0;
+}
+
+/* Remove @t, moving later entries of its probe run back into the hole. */
+static void map_remove(struct thread_map *map, struct thread *t)
+{
+	size_t i, j, home;
+
+	if (t->tid < TID_DIRECT) {
+		map->pages[t->tid >> TID_PAGE_BITS][t->tid & (TID_PAGE - 1)] =
+			NULL;
+		return;
+	}
+	i = map_slot(map, t->tid);
+
+	while (map->slots[i] != t)
+		i = (i + 1) & map->mask;
+	map->slots[i] = NULL;
+	map->count--;
+	for (j = (i + 1) & map->mask; map->slots[j]; j = (j + 1) & map->mask) {
+		home = map_slot(map, map->slots[j]->tid);
+		/* can the entry at j move to the hole at i? */
+		if (((j - home) & map->mask) >= ((j - i) & map->mask)) {
+			map->slots[i] = map->slots[j];
+			map->slots[j] = NULL;
+			i = j;
+		}
+	}
+}
+
+/* Call @fn for every thread of @map (it may free the thread). */
+static void map_for_each(struct thread_map *map,
+			 void (*fn)(struct schedmodel *m, struct thread *t),
+			 struct schedmodel *m)
+{
+	size_t page, i;
+
+	for (page = 0; page < TID_DIRECT / TID_PAGE; page++)
+		for (i = 0; map->pages[page] && i < TID_PAGE; i++)
+			if (map->pages[page][i])
+				fn(m, map->pages[page][i]);
+	for (i = 0; map->slots && i <= map->mask; i++)
+		if (map->slots[i])
+			fn(m, map->slots[i]);
+}
+
+/* The thread of @tid, made (unseen, named from the snapshot) if new. */
+static struct thread *thread_get(struct schedmodel *m, uint32_t tid)
+{
+	struct thread *t = map_find(&m->map, tid);
+	const struct srec_thread *snap;
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto fail;
+	t->tid = tid;
+	t->cpu = CPU_NONE;
+	t->rq_cpu = CPU_NONE;
+	snap = srecreader_info_thread(m->info, tid);
+	t->task = task_new(m, tid, snap ? snap->tgid : 0,
+			   snap ? snap->comm : NULL);
+	if (!t->task || map_insert(&m->map, t)) {
+		free(t);
+		goto fail;
+	}
+	return t;
+fail:
+	m->failed = true;
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stacks */
+
+static uint64_t stack_hash(const uint64_t *ips, uint16_t nr)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ nr;
+	uint16_t i;
+
+	for (i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ull;
+	return h ^ h >> 29;
+}
+
+static bool stack_equal(const struct sched_stack *s, const uint64_t *ips,
+			uint16_t nr)
+{
+	return s->nr == nr && !memcmp(s->ips, ips, nr * sizeof(*ips));
+}
+
+static int stacks_grow(struct stack_table *t)
+{
+	size_t mask = t->mask ? 2 * t->mask + 1 : 255, i, j;
+	struct sched_stack **slots = calloc(mask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; t->slots && i <= t->mask; i++) {
+		struct sched_stack *s = t->slots[i];
+
+		if (!s)
+			continue;
+		for (j = stack_hash(s->ips, s->nr) & mask; slots[j];
+		     j = (j + 1) & mask)
+			;
+		slots[j] = s;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->mask = mask;
+	return 0;
+}
+
+/* The one struct for the stack @ips[@nr], made if new; NULL on ENOMEM. */
+static const struct sched_stack *stack_intern(struct stack_table *t,
+					      const uint64_t *ips,
+					      uint16_t nr)
+{
+	struct sched_stack *s;
+	size_t i;
+
+	if ((t->count + 1) * 4 > (t->mask + 1) * 3 && stacks_grow(t))
+		return NULL;
+	for (i = stack_hash(ips, nr) & t->mask; t->slots[i];
+	     i = (i + 1) & t->mask)
+		if (stack_equal(t->slots[i], ips, nr))
+			return t->slots[i];
+	s = malloc(sizeof(*s) + nr * sizeof(*ips));
+	if (!s)
+		return NULL;
+	s->id = t->count++;
+	s->nr = nr;
+	memcpy(s->ips, ips, nr * sizeof(*ips));
+	t->slots[i] = s;
+	return s;
+}
+
+static void stacks_free(struct stack_table *t)
+{
+	size_t i;
+
+	for (i = 0; t->slots && i <= t->mask; i++)
+		free(t->slots[i]);
+	free(t->slots);
+}
+
+/*
+ * A STACK record: kept for the switch that follows it on its CPU (same
+ * time, same tid), which gives it to the interval it starts.
+ */
+static void on_stack(struct schedmodel *m, uint32_t cpu,
+		     const struct schedrec_stack *st)
+{
+	struct cpu *c = &m->cpus[cpu];
+	uint16_t nr = st->nr;
+
+	/* the reader checked that @nr addresses fit in the record */
+	if (nr > SCHEDREC_STACK_MAX_DEPTH)
+		nr = SCHEDREC_STACK_MAX_DEPTH;
+	c->pending_stack = stack_intern(&m->stacks,
+					 (const uint64_t *)st->ips, nr);
+	if (!c->pending_stack)
+		m->failed = true;
+	c->pending_tid = st->tid;
+	c->pending_ts = st->hdr.ts;
+}
+
+/* ------------------------------------------------------------------ */
+/* Handing intervals to the reports, clipped to the window */
+
+#define EMIT(m, fn, ev)							\
+	do {								\
+		unsigned int __i;					\
+		for (__i = 0; __i < (m)->nr_handlers; __i++)		\
+			if ((m)->handlers[__i].fn)			\
+				(m)->handlers[__i].fn(			\
+					(m)->handlers[__i].arg, ev);	\
+	} while (0)
+
+/*
+ * Clip [*start, *end) to the window, flagging what it cuts; false if
+ * nothing is left.  An empty interval stays if it is inside.
+ */
+static bool clip(const struct schedmodel *m, uint64_t *start, uint64_t *end,
+		 unsigned int *flags)
+{
+	if (*end < *start)
+		return false;
+	if (*end == *start)
+		return *start >= m->win_start && *start < m->win_end;
+	if (*end <= m->win_start || *start >= m->win_end)
+		return false;
+	if (*start < m->win_start) {
+		*start = m->win_start;
+		*flags |= IV_CUT_START;
+	}
+	if (*end > m->win_end) {
+		*end = m->win_end;
+		*flags |= IV_CUT_END;
+	}
+	return true;
+}
+
+static void emit_oncpu(struct schedmodel *m, const struct thread *t,
+		       uint32_t cpu, uint64_t start, uint64_t end,
+		       unsigned int flags)
+{
+	struct oncpu_iv iv = {
+		.task = t ? t->task : NULL, .cpu = cpu,
+		.start = start, .end = end, .flags = flags,
+	};
+
+	if (end > start && clip(m, &iv.start, &iv.end, &iv.flags))
+		EMIT(m, oncpu, &iv);
+}
+
+static void emit_usurp(struct schedmodel *m, const struct thread *waiter,
+		       const struct thread *holder, uint32_t cpu,
+		       uint64_t start, uint64_t end)
+{
+	struct usurp_ev ev = {
+		.task = waiter->task, .usurper = holder ? holder->task : NULL,
+		.cpu = cpu, .start = start, .end = end,
+	};
+	unsigned int flags = 0;
+
+	if (end > start && clip(m, &ev.start, &ev.end, &flags))
+		EMIT(m, usurp, &ev);
+}
+
+static void emit_offcpu(struct schedmodel *m, const struct thread *t,
+			uint64_t start, uint64_t end, uint32_t in_cpu,
+			unsigned int flags)
+{
+	struct offcpu_iv iv = {
+		.task = t->task, .start = start, .end = end,
+		.state = t->where == WHERE_OFF ? t->state : '?',
+		.out_cpu = t->where == WHERE_OFF ? t->cpu : CPU_NONE,
+		.in_cpu = in_cpu, .flags = flags,
+		.stack = t->where == WHERE_OFF ? t->stack : NULL,
+	};
+
+	if (!m->want_offcpu)
+		return;
+	if (schedmodel_overlaps_loss(m, start, end))
+		iv.flags |= IV_UNCERTAIN;
+	if (clip(m, &iv.start, &iv.end, &iv.flags))
+		EMIT(m, offcpu, &iv);
+}
+
+static void emit_latency(struct schedmodel *m, const struct thread *t,
+			 enum latency_kind kind, uint64_t start, uint64_t end,
+			 uint32_t cpu)
+{
+	struct latency_ev ev = {
+		.task = t->task, .kind = kind, .start = start, .end = end,
+		.cpu = cpu,
+	};
+	if (!m->want_latency || end < m->win_start || end >= m->win_end ||
+	    end < start)
+		return;
+	if (kind == LATENCY_WAKEUP) {
+		ev.waker_irq = t->waker_irq;
+		ev.waker = t->waker;
+	}
+	if (schedmodel_overlaps_loss(m, start, end))
+		ev.flags |= IV_UNCERTAIN;
+	EMIT(m, latency, &ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Runqueue waiters: who held the CPU a runnable thread waited for */
+
+static void waiter_add(struct schedmodel *m, struct thread *t, uint32_t cpu,
+		       uint64_t ts)
+{
+	struct cpu *c = &m->cpus[cpu];
+
+	t->waiting = true;
+	t->rq_cpu = cpu;
+	t->rq_since = ts;
+	t->rq_prev = NULL;
+	t->rq_next = c->waiters;
+	if (c->waiters)
+		c->waiters->rq_prev = t;
+	c->waiters = t;
+}
+
+static void waiter_remove(struct schedmodel *m, struct thread *t)
+{
+	if (!t->waiting)
+		return;
+	if (t->rq_prev)
+		t->rq_prev->rq_next = t->rq_next;
+	else
+		m->cpus[t->rq_cpu].waiters = t->rq_next;
+	if (t->rq_next)
+		t->rq_next->rq_prev = t->rq_prev;
+	t->waiting = false;
+	t->rq_prev = NULL;
+	t->rq_next = NULL;
+}
+
+/*
+ * Count CPU @cpu's time up to @ts: to whoever runs there, and to the
+ * runnable threads waiting for it as usurped time.  @end_flags: IV_CUT_END
+ * when the recording ends there.
+ */
+static void cpu_account(struct schedmodel *m, uint32_t cpu, uint64_t ts,
+			unsigned int end_flags)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct thread *w;
+
+	if (!c->known || ts <= c->since)
+		return;
+	if (m->want_oncpu)
+		emit_oncpu(m, c->curr, cpu, c->since, ts,
+			   c->since_flags | end_flags);
+	for (w = m->want_usurp ? c->waiters : NULL; w; w = w->rq_next)
+		emit_usurp(m, w, c->curr, cpu,
+			   w->rq_since > c->since ? w->rq_since : c->since,
+			   ts);
+	c->since = ts;
+	c->since_flags = 0;
+}
+
+/* Forget what runs on @cpu (a loss, or a switch that disagrees). */
+static void cpu_forget(struct schedmodel *m, uint32_t cpu)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct thread *t = c->curr;
+
+	if (c->known && t && t->where == WHERE_ON && t->cpu == cpu)
+		t->where = WHERE_LOST;
+	c->known = false;
+	c->curr = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Losses */
+
+static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
+		     uint64_t first, uint64_t last, bool unexplained)
+{
+	struct sched_loss *l;
+	size_t i;
+
+	if (m->nr_losses >= LOSSES_MAX) {
+		/* bounded memory: widen this CPU's latest window */
+		for (i = m->nr_losses; i-- > 0;) {
+			l = &m->losses[i];
+			if (l->cpu != cpu)
+				continue;
+			l->count += count;
+			l->first = first < l->first ? first : l->first;
+			l->last = last > l->last ? last : l->last;
+			return;
+		}
+	}
+	if (m->nr_losses == m->cap_losses) {
+		size_t cap = m->cap_losses ? 2 * m->cap_losses : 16;
+
+		l = realloc(m->losses, cap * sizeof(*l));
+		if (!l) {
+			m->failed = true;
+			return;
+		}
+		m->losses = l;
+		m->cap_losses = cap;
+	}
+	m->losses[m->nr_losses++] = (struct sched_loss){
+		.cpu = cpu, .count = count, .first = first, .last = last,
+		.unexplained = unexplained,
+	};
+}
+
+/*
+ * Events of @cpu between @first and @last are missing: count what ran up
+ * to @first, then forget; the next switch's prev ran since @last at most.
+ */
+static void cpu_lost(struct schedmodel *m, uint32_t cpu, uint64_t count,
+		     uint64_t first, uint64_t last, bool unexplained)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct thread *w;
+
+	loss_add(m, cpu, count, first, last, unexplained);
+	cpu_account(m, cpu, first, IV_UNCERTAIN);
+	cpu_forget(m, cpu);
+	c->pending = true;
+	c->since = last;
+	c->since_flags = IV_UNCERTAIN;
+	for (w = c->waiters; w; w = w->rq_next)
+		if (w->rq_since < last)
+			w->rq_since = last;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records */
+
+static void set_origin(struct schedmodel *m, uint64_t first_ts)
+{
+	const struct srec_file_head *f = &m->info->file;
+	unsigned int cpu;
+
+	m->origin = f->start_mono_ns && f->start_mono_ns < first_ts ?
+		    f->start_mono_ns : first_ts;
+	m->win_start = m->origin + m->window.start;
+	m->win_end = m->window.end == UINT64_MAX ||
+		     m->window.end > UINT64_MAX - m->origin ?
+		     UINT64_MAX : m->origin + m->window.end;
+	/* every ring starts empty at the origin: the first prev ran since */
+	for (cpu = 0; m->from_start && cpu < m->nr_cpus; cpu++) {
+		m->cpus[cpu].pending = true;
+		m->cpus[cpu].since = m->origin;
+		m->cpus[cpu].since_flags = IV_CUT_START;
+	}
+	m->started = true;
+}
+
+static void thread_switch_out(struct schedmodel *m, struct thread *t,
+			      uint32_t cpu, uint64_t ts, char state,
+			      const struct sched_stack *stack)
+{
+	waiter_remove(m, t);
+	t->stack = stack;
+	t->where = WHERE_OFF;
+	t->cpu = cpu;
+	t->since = ts;
+	t->state = state;
+	t->wake_ts = 0;
+	if (state == 'R')
+		waiter_add(m, t, cpu, ts);
+}
+
+/* @t's life is over (exit, or its tid taken): forget it everywhere. */
+static void thread_drop(struct schedmodel *m, struct thread *t)
+{
+	if (t->where == WHERE_ON && m->cpus[t->cpu].curr == t)
+		cpu_forget(m, t->cpu);
+	waiter_remove(m, t);
+	map_remove(&m->map, t);
+	free(t);
+}
+
+static void thread_switch_in(struct schedmodel *m, struct thread *t,
+			     uint32_t cpu, uint64_t ts)
+{
+	if (t->where == WHERE_ON && t->cpu != cpu) {
+		/* it never left that CPU as far as we saw: a loss */
+		cpu_forget(m, t->cpu);
+		m->anomalies.desyncs++;
+	}
+	if (t->where == WHERE_OFF) {
+		emit_offcpu(m, t, t->since, ts, cpu, 0);
+		if (t->state == 'R')
+			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
+	} else if (t->where == WHERE_UNSEEN) {
+		/* off CPU since before the recording, as far as we know */
+		emit_offcpu(m, t, m->origin, ts, cpu, IV_CUT_START);
+	}
+	if (t->wake_ts)
+		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
+	waiter_remove(m, t);
+	t->where = WHERE_ON;
+	t->cpu = cpu;
+	t->since = ts;
+	t->wake_ts = 0;
+}
+
+static void on_switch(struct schedmodel *m, uint32_t cpu,
+		      const struct schedrec_switch *sw)
+{
+	bool preempt = sw->hdr.flags & SCHEDREC_F_PREEMPT;
+	struct cpu *c = &m->cpus[cpu];
+	uint64_t ts = sw->hdr.ts;
+	struct thread *prev = NULL, *next = NULL;
+	const struct sched_stack *stack = NULL;
+	char state;
+
+	if (sw->prev_tid) {
+		prev = thread_get(m, sw->prev_tid);
+		if (!prev)
+			return;
+	}
+	if (sw->next_tid) {
+		next = thread_get(m, sw->next_tid);
+		if (!next)
+			return;
+	}
+
+	/* the CPU's time up to now belongs to prev */
+	if (c->known && c->curr == prev) {
+		cpu_account(m, cpu, ts, 0);
+	} else if (!c->known && c->pending) {
+		/* now we know who held it since then: count it all */
+		if (prev && prev->where == WHERE_ON && prev->cpu != cpu)
+			cpu_forget(m, prev->cpu);
+		c->curr = prev;
+		c->known = true;
+		cpu_account(m, cpu, ts, 0);
+	} else {
+		cpu_forget(m, cpu);
+		m->anomalies.desyncs++;
+	}
+
+	/* the STACK record right before this switch, of its prev */
+	if (c->pending_stack && c->pending_tid == sw->prev_tid &&
+	    c->pending_ts == ts)
+		stack = c->pending_stack;
+	c->pending_stack = NULL;
+	if (prev) {
+		state = sw->prev_state < 256 ?
+			m->letters[preempt][sw->prev_state] :
+			taskstate_letter(sw->prev_state, preempt);
+		if (m->want_switchout && ts >= m->win_start &&
+		    ts < m->win_end) {
+			struct switchout_ev ev = {
+				.task = prev->task, .cpu = cpu, .ts = ts,
+				.state = state, .next = next ? next->task : NULL,
+				.stack = stack,
+			};
+
+			EMIT(m, switchout, &ev);
+		}
+		/* a dying thread's last switch-out starts no interval */
+		if (!preempt && taskstate_is_dead(sw->prev_state))
+			thread_drop(m, prev);
+		else
+			thread_switch_out(m, prev, cpu, ts, state, stack);
+	}
+	if (next)
+		thread_switch_in(m, next, cpu, ts);
+	c->curr = next;
+	c->known = true;
+	c->pending = false;
+	c->since = ts;
+	c->since_flags = 0;
+}
+
+static void on_wakeup(struct schedmodel *m, uint32_t cpu,
+		      const struct schedrec_wakeup *wk)
+{
+	struct thread *t = thread_get(m, wk->tid);
+
+	if (!t)
+		return;
+	if (wk->hdr.type == SCHEDREC_EV_WAKEUP_NEW &&
+	    t->where == WHERE_UNSEEN)
+		t->where = WHERE_NEW;
+	if (t->where == WHERE_ON || t->wake_ts)
+		return;
+	t->wake_ts = wk->hdr.ts;
+	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
+	t->waker = NULL;
+	if (!t->waker_irq && wk->waker_tid && wk->waker_tid != wk->tid) {
+		struct thread *waker = thread_get(m, wk->waker_tid);
+
+		t->waker = waker ? waker->task : NULL;
+	}
+	if (m->want_wakeup && t->wake_ts >= m->win_start &&
+	    t->wake_ts < m->win_end) {
+		struct wakeup_ev ev = {
+			.task = t->task, .waker = t->waker,
+			.waker_irq = t->waker_irq, .cpu = cpu,
+			.target_cpu = wk->target_cpu, .ts = t->wake_ts,
+		};
+
+		EMIT(m, wakeup, &ev);
+	}
+}
+
+static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
+{
+	struct thread *t = map_find(&m->map, mg->tid);
+	uint64_t ts = mg->hdr.ts;
+	struct cpu *from;
+
+	if (!t || !t->waiting || mg->dest_cpu >= m->nr_cpus ||
+	    mg->dest_cpu == t->rq_cpu)
+		return;
+	/* what it waited for on the old runqueue, then the new one */
+	from = &m->cpus[t->rq_cpu];
+	if (from->known)
+		emit_usurp(m, t, from->curr, t->rq_cpu,
+			   t->rq_since > from->since ? t->rq_since :
+						       from->since, ts);
+	waiter_remove(m, t);
+	waiter_add(m, t, mg->dest_cpu, ts);
+}
+
+/* @t is now called @comm, in process @tgid (0: unchanged). */
+static void thread_rename(struct schedmodel *m, struct thread *t,
+			  uint32_t tgid, const char *comm, uint64_t ts)
+{
+	struct task *task;
+
+	if (!tgid)
+		tgid = t->task->tgid;
+	if (tgid == t->task->tgid &&
+	    !strncmp(t->task->comm, comm, SCHEDREC_COMM_LEN))
+		return;
+	/* split the running time at the rename */
+	if (t->where == WHERE_ON && m->cpus[t->cpu].known &&
+	    m->cpus[t->cpu].curr == t)
+		cpu_account(m, t->cpu, ts, 0);
+	task = task_new(m, t->tid, tgid, comm);
+	if (!task) {
+		m->failed = true;
+		return;
+	}
+	t->task = task;
+}
+
+static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
+{
+	uint64_t ts = tk->hdr.ts;
+	struct thread *t, *old, *parent;
+
+	switch (tk->hdr.type) {
+	case SCHEDREC_EV_FORK:
+		old = map_find(&m->map, tk->tid);
+		if (old)	/* its exit was not seen */
+			thread_drop(m, old);
+		t = thread_get(m, tk->tid);
+		if (!t)
+			return;
+		t->where = WHERE_NEW;
+		memcpy(t->task->comm, tk->comm, SCHEDREC_COMM_LEN);
+		task_set_process(m, t->task, tk->tgid);
+		/* a new thread (not process) is in its parent's process */
+		parent = map_find(&m->map, tk->other_tid);
+		if (parent && tk->tid != tk->tgid && !parent->task->tgid)
+			task_set_process(m, parent->task, tk->tgid);
+		break;
+	case SCHEDREC_EV_EXEC:
+		if (tk->other_tid && tk->other_tid != tk->tid) {
+			/* a thread exec'd: it takes the leader's tid */
+			old = map_find(&m->map, tk->tid);
+			t = map_find(&m->map, tk->other_tid);
+			if (old && t)
+				thread_drop(m, old);
+			if (t) {
+				map_remove(&m->map, t);
+				t->tid = tk->tid;
+				if (map_insert(&m->map, t)) {
+					m->failed = true;
+					return;
+				}
+			}
+		}
+		t = thread_get(m, tk->tid);
+		if (t)
+			thread_rename(m, t, tk->tgid, tk->comm, ts);
+		break;
+	case SCHEDREC_EV_RENAME:
+		t = thread_get(m, tk->tid);
+		if (t)
+			thread_rename(m, t, tk->tgid, tk->comm, ts);
+		break;
+	default:	/* exit: its last switch-out says it is dead */
+		break;
+	}
+}
+
+int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
+{
+	const struct schedrec_header *hdr = rec->hdr;
+	struct cpu *c;
+
+	if (!m->started)
+		set_origin(m, hdr->ts);
+	if (m->failed)
+		return -ENOMEM;
+	if (hdr->ts >= m->win_end)
+		return 0;
+	if (rec->cpu >= m->nr_cpus)
+		return 1;
+	if (hdr->ts < m->last_ts)
+		m->anomalies.backwards++;
+	else
+		m->last_ts = hdr->ts;
+	c = &m->cpus[rec->cpu];
+	if (!c->seen && !m->from_start) {
+		/* a flight recorder: this CPU's story starts here */
+		c->pending = true;
+		c->since = hdr->ts;
+		c->since_flags = IV_CUT_START;
+	}
+	if (rec->gap && !m->filtered)
+		cpu_lost(m, rec->cpu, rec->gap, c->seen ? c->last_ts : m->origin,
+			 hdr->ts, true);
+	c->seen = true;
+	c->last_ts = hdr->ts;
+
+	switch (hdr->type) {
+	case SCHEDREC_EV_SWITCH:
+		on_switch(m, rec->cpu, (const void *)hdr);
+		break;
+	case SCHEDREC_EV_WAKING:
+	case SCHEDREC_EV_WAKEUP:
+	case SCHEDREC_EV_WAKEUP_NEW:
+		on_wakeup(m, rec->cpu, (const void *)hdr);
+		break;
+	case SCHEDREC_EV_MIGRATE:
+		on_migrate(m, (const void *)hdr);
+		break;
+	case SCHEDREC_EV_FORK:
+	case SCHEDREC_EV_EXEC:
+	case SCHEDREC_EV_EXIT:
+	case SCHEDREC_EV_RENAME:
+		on_task(m, (const void *)hdr);
+		break;
+	case SCHEDREC_EV_STACK:
+		on_stack(m, rec->cpu, (const void *)hdr);
+		break;
+	case SCHEDREC_REC_LOST: {
+		const struct schedrec_lost *l = (const void *)hdr;
+
+		cpu_lost(m, rec->cpu, l->count, l->first_ts, l->last_ts,
+			 false);
+		break;
+	}
+	default:
+		break;
+	}
+	return m->failed ? -ENOMEM : 1;
+}
+
+/* At the end: a thread still off CPU is censored there. */
+static void close_offcpu(struct schedmodel *m, struct thread *t)
+{
+	if (t->where == WHERE_OFF)
+		emit_offcpu(m, t, t->since, m->end, CPU_NONE, IV_CUT_END);
+}
+
+void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
+{
+	unsigned int cpu;
+
+	if (!m->started)
+		set_origin(m, end_ns);
+	if (end_ns < m->last_ts)
+		end_ns = m->last_ts;
+	if (end_ns > m->win_end)
+		end_ns = m->win_end;
+	m->end = end_ns;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		cpu_account(m, cpu, end_ns, IV_CUT_END);
+	map_for_each(&m->map, close_offcpu, m);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct schedmodel *schedmodel_new(const struct srecreader_info *info,
+				  const struct schedmodel_window *window)
+{
+	struct schedmodel *m = calloc(1, sizeof(*m));
+	unsigned int state;
+
+	if (!m)
+		return NULL;
+	for (state = 0; state < 256; state++) {
+		m->letters[0][state] = taskstate_letter(state, false);
+		m->letters[1][state] = taskstate_letter(state, true);
+	}
+	m->info = info;
+	m->window = *window;
+	m->nr_cpus = info->file.nr_cpus;
+	m->from_start = info->file.flags & SREC_FILE_F_FROM_START;
+	m->filtered = info->file.flags & SREC_FILE_F_FILTERED;
+	m->win_end = UINT64_MAX;
+	m->cpus = calloc(m->nr_cpus ? m->nr_cpus : 1, sizeof(*m->cpus));
+	m->map.mask = 255;
+	m->map.slots = calloc(m->map.mask + 1, sizeof(*m->map.slots));
+	if (!m->cpus || !m->map.slots) {
+		schedmodel_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void free_thread(struct schedmodel *m, struct thread *t)
+{
+	(void)m;
+	free(t);
+}
+
+void schedmodel_free(struct schedmodel *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	map_for_each(&m->map, free_thread, m);
+	for (i = 0; i < TID_DIRECT / TID_PAGE; i++)
+		free(m->map.pages[i]);
+	for (i = 0; i < m->nr_tasks; i++)
+		free(m->tasks[i]);
+	free(m->map.slots);
+	free(m->tasks);
+	free(m->cpus);
+	free(m->losses);
+	stacks_free(&m->stacks);
+	free(m);
+}
+
+int schedmodel_add_handler(struct schedmodel *m,
+			   const struct sched_handler *h)
+{
+	if (m->nr_handlers == MAX_HANDLERS)
+		return -ENOSPC;
+	m->handlers[m->nr_handlers++] = *h;
+	m->want_oncpu |= !!h->oncpu;
+	m->want_offcpu |= !!h->offcpu;
+	m->want_switchout |= !!h->switchout;
+	m->want_wakeup |= !!h->wakeup;
+	m->want_latency |= !!h->latency;
+	m->want_usurp |= !!h->usurp;
+	return 0;
+}
+
+uint64_t schedmodel_origin(const struct schedmodel *m)
+{
+	return m->origin;
+}
+
+void schedmodel_window_abs(const struct schedmodel *m, uint64_t *start,
+			   uint64_t *end)
+{
+	*start = m->win_start;
+	*end = m->win_end;
+}
+
+uint64_t schedmodel_end(const struct schedmodel *m)
+{
+	return m->end;
+}
+
+size_t schedmodel_losses(const struct schedmodel *m,
+			 const struct sched_loss **losses)
+{
+	*losses = m->losses;
+	return m->nr_losses;
+}
+
+bool schedmodel_overlaps_loss(const struct schedmodel *m, uint64_t start,
+			      uint64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_losses; i++)
+		if (m->losses[i].first <= end && m->losses[i].last >= start)
+			return true;
+	return false;
+}
+
+size_t schedmodel_tasks(const struct schedmodel *m,
+			struct task *const **tasks)
+{
+	*tasks = m->tasks;
+	return m->nr_tasks;
+}
+
+struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid)
+{
+	const struct thread *t = map_find(&m->map, tid);
+
+	return t ? t->task : NULL;
+}
+
+const struct schedmodel_anomalies *
+schedmodel_anomalies(const struct schedmodel *m)
+{
+	return &m->anomalies;
+}

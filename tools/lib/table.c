@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tables of the reports, as text or CSV; see table.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "timefmt.h"
+
+struct table_col {
+	char *heading;
+	char *name;
+	enum table_align align;
+	size_t width;
+};
+
+struct table_cell {
+	char *text;
+	char *csv;	/* NULL: the same as text */
+};
+
+struct table {
+	struct table_col *cols;
+	size_t nr_cols;
+	struct table_cell *cells;	/* rows * nr_cols, row-major */
+	size_t nr_cells;
+	size_t cap_cells;
+	size_t nr_rows;
+	bool failed;
+};
+
+struct table *table_new(void)
+{
+	return calloc(1, sizeof(struct table));
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_cols; i++) {
+		free(t->cols[i].heading);
+		free(t->cols[i].name);
+	}
+	for (i = 0; i < t->nr_cells; i++) {
+		free(t->cells[i].text);
+		free(t->cells[i].csv);
+	}
+	free(t->cols);
+	free(t->cells);
+	free(t);
+}
+
+void table_column(struct table *t, const char *heading, const char *name,
+		  enum table_align align)
+{
+	struct table_col *cols;
+
+	cols = realloc(t->cols, (t->nr_cols + 1) * sizeof(*cols));
+	if (!cols) {
+		t->failed = true;
+		return;
+	}
+	t->cols = cols;
+	cols[t->nr_cols] = (struct table_col){
+		.heading = strdup(heading), .name = strdup(name),
+		.align = align, .width = strlen(heading),
+	};
+	if (!cols[t->nr_cols].heading || !cols[t->nr_cols].name)
+		t->failed = true;
+	t->nr_cols++;
+}
+
+void table_row(struct table *t)
+{
+	/* pad the previous row if it was left short */
+	while (t->nr_cells < t->nr_rows * t->nr_cols)
+		table_cell(t, "", NULL);
+	t->nr_rows++;
+}
+
+void table_cell(struct table *t, const char *text, const char *csv)
+{
+	struct table_cell *cell;
+	size_t col, len;
+
+	if (!t->nr_cols || t->nr_cells >= t->nr_rows * t->nr_cols)
+		return;		/* no row started, or the row is full */
+	if (t->nr_cells == t->cap_cells) {
+		size_t cap = t->cap_cells ? 2 * t->cap_cells : 64;
+
+		cell = realloc(t->cells, cap * sizeof(*cell));
+		if (!cell) {
+			t->failed = true;
+			return;
+		}
+		t->cells = cell;
+		t->cap_cells = cap;
+	}
+	cell = &t->cells[t->nr_cells];
+	cell->text = strdup(text);
+	cell->csv = csv ? strdup(csv) : NULL;
+	if (!cell->text || (csv && !cell->csv))
+		t->failed = true;
+	col = t->nr_cells % t->nr_cols;
+	len = strlen(text);
+	if (len > t->cols[col].width)
+		t->cols[col].width = len;
+	t->nr_cells++;
+}
+
+void table_str(struct table *t, const char *s)
+{
+	table_cell(t, s, NULL);
+}
+
+void table_strf(struct table *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	table_cell(t, buf, NULL);
+}
+
+void table_u64(struct table *t, uint64_t v)
+{
+	table_strf(t, "%" PRIu64, v);
+}
+
+void table_duration(struct table *t, uint64_t ns)
+{
+	char text[DURATION_LEN], csv[24];
+
+	snprintf(csv, sizeof(csv), "%" PRIu64, ns);
+	table_cell(t, format_duration(text, ns), csv);
+}
+
+void table_seconds(struct table *t, int64_t ns)
+{
+	char text[SECONDS_LEN], csv[SECONDS_LEN];
+
+	table_cell(t, format_seconds(text, ns, 6), format_seconds(csv, ns, 9));
+}
+
+void table_share(struct table *t, double fraction)
+{
+	char text[16], csv[16];
+
+	snprintf(text, sizeof(text), "%.1f%%", fraction * 100);
+	snprintf(csv, sizeof(csv), "%.6f", fraction);
+	table_cell(t, text, csv);
+}
+
+void table_none(struct table *t)
+{
+	table_cell(t, "-", "");
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->nr_rows;
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!s[strcspn(s, ",\"\n\r")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Text: one line of cells, padded, with no trailing blanks. */
+static void print_text_line(FILE *f, const struct table *t,
+			    const char *const *cells)
+{
+	char *line;
+	size_t size, col, len;
+	FILE *m = open_memstream(&line, &size);
+	bool first = true;
+
+	if (!m)
+		return;
+	for (col = 0; col < t->nr_cols; col++) {
+		const struct table_col *c = &t->cols[col];
+
+		if (c->align == TABLE_CSV_ONLY)
+			continue;
+		fprintf(m, "%s%*s", first ? "" : "  ",
+			c->align == TABLE_RIGHT ? (int)c->width :
+						  -(int)c->width, cells[col]);
+		first = false;
+	}
+	fclose(m);
+	len = strlen(line);
+	while (len && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
+	free(line);
+}
+
+int table_print(const struct table *t, FILE *f, bool csv)
+{
+	const char **cells;
+	size_t row, col;
+
+	if (t->failed)
+		return -ENOMEM;
+	cells = calloc(t->nr_cols + 1, sizeof(*cells));
+	if (!cells)
+		return -ENOMEM;
+	for (col = 0; col < t->nr_cols; col++) {
+		if (csv) {
+			csv_field(f, t->cols[col].name);
+			fputc(col + 1 < t->nr_cols ? ',' : '\n', f);
+		}
+		cells[col] = t->cols[col].heading;
+	}
+	if (!csv)
+		print_text_line(f, t, cells);
+	for (row = 0; row < t->nr_rows; row++) {
+		for (col = 0; col < t->nr_cols; col++) {
+			size_t i = row * t->nr_cols + col;
+			const struct table_cell *cell =
+				i < t->nr_cells ? &t->cells[i] : NULL;
+
+			cells[col] = cell ? cell->text : "";
+			if (!csv)
+				continue;
+			csv_field(f, cell && cell->csv ? cell->csv :
+				  cells[col]);
+			fputc(col + 1 < t->nr_cols ? ',' : '\n', f);
+		}
+		if (!csv)
+			print_text_line(f, t, cells);
+	}
+	free(cells);
+	return ferror(f) ? -EIO : 0;
+}

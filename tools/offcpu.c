@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec report offcpu: who waited longest off CPU, when, in which state;
+ * per thread or process, or as a time series of per-interval maxima.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "durstats.h"
+#include "idmap.h"
+#include "report.h"
+#include "svg.h"
+#include "table.h"
+#include "timefmt.h"
+
+/* Buckets of --interval at most: it is memory per bucket. */
+#define SERIES_MAX	(1u << 20)
+
+enum {
+	OPT_BY = REPORT_OPT_BASE,
+	OPT_MIN,
+	OPT_MAX,
+	OPT_INTERVAL,
+	OPT_SORT,
+};
+
+enum sort_key { SORT_MAX, SORT_TOTAL, SORT_COUNT };
+
+/* The statistics of a row: a thread, or a process. */
+struct offcpu_row {
+	bool used;
+	const struct task *task;	/* the thread; a process's latest */
+	uint32_t key;			/* tgid (or tid if not known) */
+	uint32_t threads;
+	struct durstats d;
+	uint64_t max_start, max_end;
+	const struct task *max_task;
+	uint32_t max_cpu;
+	char max_state;
+	bool max_uncertain;
+	uint64_t censored;
+	uint64_t censored_max;
+};
+
+/* A bucket of --interval. */
+struct offcpu_bucket {
+	uint64_t count;
+	uint64_t max;
+	const struct task *task;
+	uint32_t cpu;
+	char state;
+	bool uncertain;
+};
+
+struct offcpu {
+	bool by_process;
+	uint64_t min, max;
+	bool has_max;
+	uint64_t interval;
+	enum sort_key sort;
+	struct report_ctx *ctx;
+	struct per_task threads;	/* struct offcpu_row */
+	struct keyed processes;		/* struct offcpu_row, by process */
+	struct idmap thread_index;	/* (process, tid) pairs seen */
+	struct offcpu_bucket *buckets;
+	size_t nr_buckets;
+	uint64_t series_start;
+	bool failed;
+};
+
+static const struct option offcpu_options[] = {
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
+			const char *arg)
+{
+	struct offcpu *o = priv;
+
+	(void)ctx;
+	switch (key) {
+	case OPT_BY:
+		return report_parse_by(&offcpu_report, arg, &o->by_process);
+	case OPT_MIN:
+	case OPT_MAX:
+	case OPT_INTERVAL:
+		if (parse_duration(arg, key == OPT_MIN ? &o->min :
+				   key == OPT_MAX ? &o->max : &o->interval) ||
+		    (key == OPT_INTERVAL && !o->interval)) {
+			report_usage_error(&offcpu_report,
+					   "bad --%s '%s': give a number and a unit (ns, us, ms, s), e.g. 1s or 500us",
+					   key == OPT_MIN ? "min" :
+					   key == OPT_MAX ? "max" : "interval",
+					   arg);
+			return -EINVAL;
+		}
+		o->has_max |= key == OPT_MAX;
+		return 0;
+	case OPT_SORT:
+		if (!strcmp(arg, "max"))
+			o->sort = SORT_MAX;
+		else if (!strcmp(arg, "total"))
+			o->sort = SORT_TOTAL;
+		else if (!strcmp(arg, "count"))
+			o->sort = SORT_COUNT;
+		else {
+			report_usage_error(&offcpu_report,
+					   "bad --sort '%s': max, total or count",
+					   arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static struct offcpu_row *row_of(struct offcpu *o, const struct task *t)
+{
+	struct offcpu_row *row;
+	uint32_t key;
+	bool fresh;
+
+	if (!o->by_process) {
+		row = per_task_get(&o->threads, t);
+		if (!row)
+			return NULL;
+		row->task = t;
+		row->threads = 1;
+		return row;
+	}
+	key = t->tgid ? t->tgid : t->tid;
+	row = keyed_get(&o->processes, key, &fresh);
+	if (!row)
+		return NULL;
+	if (fresh)
+		row->key = key;
+	/* a process is named after its leader, or its latest thread */
+	if (!row->task || t->tid == key || row->task->tid != key)
+		row->task = t;
+	return row;
+}
+
+/* Count @t's tid as one of its process's threads, once. */
+static void count_thread(struct offcpu *o, struct offcpu_row *row,
+			 const struct task *t)
+{
+	size_t before = o->thread_index.count;
+
+	if (!o->by_process)
+		return;
+	if (idmap_get(&o->thread_index, idmap_pair(row->key, t->tid)) < 0)
+		o->failed = true;
+	else if (o->thread_index.count > before)
+		row->threads++;
+}
+
+static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
+			  uint64_t len)
+{
+	struct offcpu_bucket *b;
+	size_t i;
+
+	if (iv->end < o->series_start)
+		return;
+	i = (iv->end - o->series_start) / o->interval;
+	if (i >= o->nr_buckets) {
+		size_t n = o->nr_buckets ? o->nr_buckets : 64;
+
+		while (n <= i)
+			n *= 2;
+		if (n > SERIES_MAX) {
+			o->failed = true;
+			return;
+		}
+		b = realloc(o->buckets, n * sizeof(*b));
+		if (!b) {
+			o->failed = true;
+			return;
+		}
+		memset(b + o->nr_buckets, 0, (n - o->nr_buckets) * sizeof(*b));
+		o->buckets = b;
+		o->nr_buckets = n;
+	}
+	b = &o->buckets[i];
+	b->count++;
+	if (len >= b->max) {
+		b->max = len;
+		b->task = iv->task;
+		b->cpu = iv->out_cpu;
+		b->state = iv->state;
+		b->uncertain = iv->flags & IV_UNCERTAIN;
+	}
+}
+
+static void on_offcpu(void *arg, const struct offcpu_iv *iv)
+{
+	struct offcpu *o = arg;
+	const struct selection *sel = &o->ctx->sel;
+	uint64_t len = iv->end - iv->start;
+	struct offcpu_row *row;
+
+	if (!select_task(sel, (struct task *)iv->task))
+		return;
+	if (sel->cpus && (iv->out_cpu == CPU_NONE ||
+			  !select_cpu(sel, iv->out_cpu)))
+		return;
+	if (len < o->min || (o->has_max && len > o->max))
+		return;
+	if (!(iv->flags & (IV_CUT_START | IV_CUT_END)) && o->interval) {
+		if (!o->series_start) {
+			uint64_t end;
+
+			schedmodel_window_abs(o->ctx->model, &o->series_start,
+					      &end);
+		}
+		add_to_series(o, iv, len);
+	}
+	row = row_of(o, iv->task);
+	if (!row) {
+		o->failed = true;
+		return;
+	}
+	row->used = true;
+	count_thread(o, row, iv->task);
+	if (iv->flags & (IV_CUT_START | IV_CUT_END)) {
+		row->censored++;
+		if (len > row->censored_max)
+			row->censored_max = len;
+		return;
+	}
+	durstats_add(&row->d, len);
+	if (row->d.count == 1 || len > row->max_end - row->max_start) {
+		row->max_start = iv->start;
+		row->max_end = iv->end;
+		row->max_task = iv->task;
+		row->max_cpu = iv->out_cpu;
+		row->max_state = iv->state;
+		row->max_uncertain = iv->flags & IV_UNCERTAIN;
+	}
+}
+
+static int offcpu_start(void *priv, struct report_ctx *ctx)
+{
+	struct offcpu *o = priv;
+	struct sched_handler h = { .offcpu = on_offcpu, .arg = o };
+
+	o->ctx = ctx;
+	o->threads.size = sizeof(struct offcpu_row);
+	o->processes.size = sizeof(struct offcpu_row);
+	if (o->interval && o->by_process) {
+		report_usage_error(&offcpu_report,
+				   "--interval makes one series for the whole selection: leave out --by");
+		return -EINVAL;
+	}
+	return schedmodel_add_handler(ctx->model, &h);
+}
+
+static int compare_rows(const void *a, const void *b, void *arg)
+{
+	const struct offcpu_row *x = *(const struct offcpu_row *const *)a;
+	const struct offcpu_row *y = *(const struct offcpu_row *const *)b;
+	const struct offcpu *o = arg;
+	uint64_t kx, ky;
+
+	switch (o->sort) {
+	case SORT_TOTAL:
+		kx = x->d.total;
+		ky = y->d.total;
+		break;
+	case SORT_COUNT:
+		kx = x->d.count;
+		ky = y->d.count;
+		break;
+	default:
+		kx = x->d.max;
+		ky = y->d.max;
+		break;
+	}
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (x->censored_max != y->censored_max)
+		return x->censored_max > y->censored_max ? -1 : 1;
+	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
+}
+
+/* The rows in use, sorted; NULL on ENOMEM (with *count 0 if none). */
+static struct offcpu_row **sorted_rows(struct offcpu *o, size_t *count)
+{
+	struct offcpu_row *rows = o->by_process ? o->processes.items :
+						   o->threads.items;
+	size_t n = o->by_process ? o->processes.count : o->threads.count, i;
+	struct offcpu_row **v = calloc(n ? n : 1, sizeof(*v));
+
+	*count = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (rows[i].used)
+			v[(*count)++] = &rows[i];
+	qsort_r(v, *count, sizeof(*v), compare_rows, o);
+	return v;
+}
+
+static void cell_max(struct offcpu *o, struct table *t,
+		     const struct offcpu_row *row, bool uncertain)
+{
+	char text[DURATION_LEN + 1], csv[24];
+
+	format_duration(text + 1, row->d.max);
+	text[0] = '~';
+	snprintf(csv, sizeof(csv), "%" PRIu64, row->d.max);
+	table_cell(t, uncertain ? text : text + 1, csv);
+	(void)o;
+}
+
+static void table_columns(struct offcpu *o, struct table *t)
+{
+	if (o->by_process) {
+		table_column(t, "PID", "pid", TABLE_RIGHT);
+		table_column(t, "COMM", "comm", TABLE_LEFT);
+		table_column(t, "THREADS", "threads", TABLE_RIGHT);
+	} else {
+		table_column(t, "TID", "tid", TABLE_RIGHT);
+		table_column(t, "PID", "pid", TABLE_RIGHT);
+		table_column(t, "COMM", "comm", TABLE_LEFT);
+	}
+	table_column(t, "COUNT", "count", TABLE_RIGHT);
+	table_column(t, "TOTAL", "total_ns", TABLE_RIGHT);
+	table_column(t, "MAX", "max_ns", TABLE_RIGHT);
+	table_column(t, "STATE", "max_state", TABLE_LEFT);
+	table_column(t, "CPU", "max_cpu", TABLE_RIGHT);
+	table_column(t, "AT(s)", "max_start_s", TABLE_RIGHT);
+	if (o->by_process)
+		table_column(t, "MAX-TID", "max_tid", TABLE_RIGHT);
+	table_column(t, "P50", "p50_ns", TABLE_RIGHT);
+	table_column(t, "P99", "p99_ns", TABLE_RIGHT);
+	table_column(t, "CENSORED", "censored", TABLE_RIGHT);
+	table_column(t, "CENSORED-MAX", "censored_max_ns", TABLE_RIGHT);
+	table_column(t, "~", "uncertain", TABLE_CSV_ONLY);
+}
+
+/* Whether the row's longest interval overlaps lost events. */
+static bool row_uncertain(const struct report_ctx *ctx,
+			  const struct offcpu_row *row)
+{
+	return row->d.count &&
+	       (row->max_uncertain ||
+		schedmodel_overlaps_loss(ctx->model, row->max_start,
+					 row->max_end));
+}
+
+static void table_add(struct offcpu *o, struct table *t,
+		      struct offcpu_row *row)
+{
+	const struct report_ctx *ctx = o->ctx;
+	bool uncertain = row_uncertain(ctx, row);
+
+	table_row(t);
+	if (o->by_process) {
+		report_cell_pid(t, row->task);
+		table_str(t, report_comm(row->task));
+		table_u64(t, row->threads);
+	} else {
+		table_u64(t, row->task->tid);
+		report_cell_pid(t, row->task);
+		table_str(t, report_comm(row->task));
+	}
+	table_u64(t, row->d.count);
+	table_duration(t, row->d.total);
+	if (row->d.count) {
+		cell_max(o, t, row, uncertain);
+		table_strf(t, "%c", row->max_state);
+		if (row->max_cpu == CPU_NONE)
+			table_none(t);
+		else
+			table_u64(t, row->max_cpu);
+		table_seconds(t, report_rel(ctx, row->max_start));
+		if (o->by_process)
+			table_u64(t, row->max_task->tid);
+		table_duration(t, durstats_percentile(&row->d, 50));
+		table_duration(t, durstats_percentile(&row->d, 99));
+	} else {
+		table_none(t);
+		table_none(t);
+		table_none(t);
+		table_none(t);
+		if (o->by_process)
+			table_none(t);
+		table_none(t);
+		table_none(t);
+	}
+	table_u64(t, row->censored);
+	if (row->censored)
+		table_duration(t, row->censored_max);
+	else
+		table_none(t);
+	table_cell(t, uncertain ? "~" : "", uncertain ? "1" : "0");
+}
+
+static int draw_rows(struct offcpu *o, struct offcpu_row **rows, size_t n)
+{
+	struct report_ctx *ctx = o->ctx;
+	static const char states[] = "RSDI";
+	char label[64], title[256], dur[DURATION_LEN];
+	struct svg_bars *bars;
+	size_t i, row;
+
+	bars = svg_bars_new("Longest off-CPU interval per thread, by state at switch-out",
+			    "ms");
+	if (!bars)
+		return -ENOMEM;
+	for (i = 0; states[i]; i++) {
+		snprintf(label, sizeof(label), "%c", states[i]);
+		svg_bars_key(bars, states[i], label,
+			     svg_state_colour(states[i]));
+	}
+	svg_bars_key(bars, 'o', "other", SVG_GREY);
+	for (i = 0; i < n; i++) {
+		if (!rows[i]->d.count)
+			continue;
+		if (o->by_process)
+			snprintf(label, sizeof(label), "%s %u",
+				 report_comm(rows[i]->task), rows[i]->key);
+		else
+			snprintf(label, sizeof(label), "%s %u",
+				 report_comm(rows[i]->task),
+				 rows[i]->task->tid);
+		row = svg_bars_row(bars, label);
+		snprintf(title, sizeof(title),
+			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " intervals%s",
+			 label, row_uncertain(ctx, rows[i]) ? "~" : "",
+			 format_duration(dur, rows[i]->d.max),
+			 rows[i]->max_state,
+			 report_rel(ctx, rows[i]->max_start) / 1e9,
+			 rows[i]->max_cpu == CPU_NONE ? -1 :
+			 (int)rows[i]->max_cpu, rows[i]->d.count,
+			 row_uncertain(ctx, rows[i]) ?
+			 " (it overlaps lost events)" : "");
+		svg_bars_add(bars, row,
+			     strchr(states, rows[i]->max_state) ?
+			     rows[i]->max_state : 'o',
+			     rows[i]->d.max / 1e6, title);
+	}
+	return report_svg_bars(ctx, bars);
+}
+
+static int output_table(struct offcpu *o)
+{
+	struct report_ctx *ctx = o->ctx;
+	struct offcpu_row **rows;
+	struct table *t;
+	size_t n, i, shown;
+	int ret;
+
+	rows = sorted_rows(o, &n);
+	t = table_new();
+	if (!rows || !t) {
+		free(rows);
+		table_free(t);
+		return -ENOMEM;
+	}
+	report_heading(ctx, o->by_process ?
+		       "Off-CPU intervals per process (censored ones apart)" :
+		       "Off-CPU intervals per thread (censored ones apart)");
+	table_columns(o, t);
+	shown = report_limit(ctx, n);
+	for (i = 0; i < shown; i++)
+		table_add(o, t, rows[i]);
+	ret = table_print(t, ctx->out, ctx->csv);
+	if (!ctx->csv && !ret) {
+		if (!n)
+			fprintf(ctx->out, "(no off-CPU interval in the selection)\n");
+		else if (shown < n)
+			fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
+				n - shown);
+	}
+	if (!ret && ctx->svg_path)
+		ret = draw_rows(o, rows, shown);
+	table_free(t);
+	free(rows);
+	return ret;
+}
+
+static int draw_series(struct offcpu *o, size_t n)
+{
+	struct report_ctx *ctx = o->ctx;
+	struct svg_frame frame;
+	char title[256], dur[DURATION_LEN];
+	struct svg_series *s;
+	size_t line, i;
+	FILE *f;
+	int ret;
+
+	s = svg_series_new("Longest off-CPU interval ending in each interval",
+			   "ms");
+	if (!s)
+		return -ENOMEM;
+	line = svg_series_line(s, "longest off-CPU", SVG_BLUE);
+	for (i = 0; i < n && i < o->nr_buckets; i++) {
+		const struct offcpu_bucket *b = &o->buckets[i];
+		double x = report_rel(ctx, o->series_start + i * o->interval) /
+			   1e9;
+
+		if (!b->count)
+			continue;
+		snprintf(title, sizeof(title),
+			 "%.6f s: longest %s, %s %u in state %c; %" PRIu64 " intervals",
+			 x, format_duration(dur, b->max), report_comm(b->task),
+			 b->task->tid, b->state, b->count);
+		svg_series_point(s, line, x, o->interval / 1e9, b->max / 1e6,
+				 title);
+	}
+	f = report_svg_begin(ctx, &frame);
+	ret = f ? svg_series_write(s, f, &frame) : -EIO;
+	svg_series_free(s);
+	return f ? report_svg_close(ctx, f, ret) : ret;
+}
+
+static int output_series(struct offcpu *o)
+{
+	struct report_ctx *ctx = o->ctx;
+	uint64_t start, end, last, window = report_window_ns(ctx);
+	size_t n = window ? (window - 1) / o->interval + 1 : 0, i;
+	struct table *t = table_new();
+	char title[128], dur[DURATION_LEN];
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	if (n > SERIES_MAX)
+		n = SERIES_MAX;
+	schedmodel_window_abs(ctx->model, &start, &end);
+	last = start + window;
+	snprintf(title, sizeof(title),
+		 "Longest off-CPU interval ending in each %s (censored ones left out)",
+		 format_duration(dur, o->interval));
+	report_heading(ctx, title);
+	table_column(t, "START(s)", "start_s", TABLE_RIGHT);
+	table_column(t, "END(s)", "end_s", TABLE_RIGHT);
+	table_column(t, "COUNT", "count", TABLE_RIGHT);
+	table_column(t, "MAX", "max_ns", TABLE_RIGHT);
+	table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_column(t, "PID", "pid", TABLE_RIGHT);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+	table_column(t, "STATE", "state", TABLE_LEFT);
+	table_column(t, "CPU", "cpu", TABLE_RIGHT);
+	for (i = 0; i < n; i++) {
+		static const struct offcpu_bucket empty;
+		const struct offcpu_bucket *b = i < o->nr_buckets ?
+						&o->buckets[i] : &empty;
+		uint64_t from = o->series_start + i * o->interval;
+
+		table_row(t);
+		table_seconds(t, report_rel(ctx, from));
+		/* the last one ends with the window */
+		table_seconds(t, report_rel(ctx, from + o->interval < last ?
+					    from + o->interval : last));
+		table_u64(t, b->count);
+		if (!b->count) {
+			table_none(t);
+			table_none(t);
+			table_none(t);
+			table_none(t);
+			table_none(t);
+			table_none(t);
+			continue;
+		}
+		if (b->uncertain)
+			table_strf(t, "~%s", format_duration(dur, b->max));
+		else
+			table_duration(t, b->max);
+		table_u64(t, b->task->tid);
+		report_cell_pid(t, b->task);
+		table_str(t, report_comm(b->task));
+		table_strf(t, "%c", b->state);
+		if (b->cpu == CPU_NONE)
+			table_none(t);
+		else
+			table_u64(t, b->cpu);
+	}
+	ret = table_print(t, ctx->out, ctx->csv);
+	if (!ret && ctx->svg_path)
+		ret = draw_series(o, n);
+	table_free(t);
+	return ret;
+}
+
+static int offcpu_output(void *priv, struct report_ctx *ctx)
+{
+	struct offcpu *o = priv;
+
+	if (o->failed) {
+		cmd_error("report", o->nr_buckets >= SERIES_MAX ? E2BIG : ENOMEM,
+			  "offcpu: too many intervals for --interval %" PRIu64 " ns, or out of memory",
+			  o->interval);
+		return -ENOMEM;
+	}
+	if (!o->series_start) {
+		uint64_t end;
+
+		schedmodel_window_abs(ctx->model, &o->series_start, &end);
+	}
+	return o->interval ? output_series(o) : output_table(o);
+}
+
+static void offcpu_free(void *priv)
+{
+	struct offcpu *o = priv;
+	size_t i;
+
+	if (o->by_process) {
+		for (i = 0; i < o->processes.count; i++)
+			durstats_free(&((struct offcpu_row *)
+				       keyed_item(&o->processes, i))->d);
+	} else {
+		struct offcpu_row *rows = o->threads.items;
+
+		for (i = 0; i < o->threads.count; i++)
+			durstats_free(&rows[i].d);
+	}
+	per_task_free(&o->threads);
+	keyed_free(&o->processes);
+	idmap_free(&o->thread_index);
+	free(o->buckets);
+}
+
+const struct report offcpu_report = {
+	.name = "offcpu",
+	.summary = "off-CPU maxima per thread or process, or per interval",
+	.help =
+	"Off-CPU intervals per thread: from a switch-out (any CPU) to the next\n"
+	"switch-in (any CPU), with the state at switch-out (R preempted or\n"
+	"runnable, S sleeping, D uninterruptible, I idle kernel thread, ...).\n"
+	"\n"
+	"Columns (CSV names in brackets):\n"
+	"  TID PID COMM [tid pid comm]  the thread, named as it was then\n"
+	"  COUNT [count]            complete off-CPU intervals in the window\n"
+	"  TOTAL [total_ns]         their summed length\n"
+	"  MAX [max_ns]             the longest; STATE [max_state] at its\n"
+	"                           switch-out, on CPU [max_cpu], beginning at\n"
+	"                           AT(s) [max_start_s] seconds since the start\n"
+	"  P50 P99 [p50_ns p99_ns]  nearest-rank percentiles (exact up to 1024\n"
+	"                           intervals per row, then within 1 %)\n"
+	"  CENSORED [censored]      intervals cut by the start or end of the\n"
+	"                           recording or of --range: not counted above;\n"
+	"                           CENSORED-MAX [censored_max_ns] the longest\n"
+	"                           cut piece (a lower bound)\n"
+	"  ~ [uncertain]            the longest overlaps lost events\n"
+	"\n"
+	"Options:\n"
+	"  --by thread|process  rows per thread (default) or per process\n"
+	"                       (THREADS [threads] counted, MAX-TID [max_tid])\n"
+	"  --min DURATION       only intervals at least this long (e.g. 1ms)\n"
+	"  --max DURATION       only intervals at most this long\n"
+	"  --sort max|total|count   the order of rows (default max)\n"
+	"  --interval DURATION  instead of the table, the longest interval\n"
+	"                       ending in each interval of the window:\n"
+	"                       [start_s end_s count max_ns tid pid comm state\n"
+	"                       cpu], e.g. --interval 1s for each second\n"
+	"  --cpu CPU            only intervals whose switch-out was on CPU\n"
+	"\n"
+	"Chart (--svg): the longest interval of each row, coloured by state;\n"
+	"with --interval, the series.\n",
+	.examples =
+	"  schedrec report offcpu run.srec --pid 4242 --top 20\n"
+	"  schedrec report offcpu run.srec --cpu 3 --interval 1s\n"
+	"  schedrec report offcpu run.srec --by process --min 10ms --csv\n",
+	.options = offcpu_options,
+	.priv_size = sizeof(struct offcpu),
+	.parse = offcpu_parse,
+	.start = offcpu_start,
+	.output = offcpu_output,
+	.free = offcpu_free,
+};

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedrec report: the verb.  Parses what every report shares, reads the
+ * trace once through the model and lets the chosen report print; the
+ * reports themselves are one file each (report.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "front.h"
+#include "pairs.h"
+#include "report.h"
+#include "timefmt.h"
+#include "tracepass.h"
+
+static const struct report *const reports[] = {
+	&offcpu_report,
+	&tenancy_report,
+	&states_report,
+	&latency_report,
+	&heatmap_report,
+	&timeline_report,
+	&folded_report,
+	&flame_report,
+	&html_report,
+};
+
+/* The options of every report beside the front's (front.h) */
+enum {
+	OPT_CSV = FRONT_OPT_OWN,
+	OPT_SVG,
+	OPT_TOP,
+};
+
+static const struct option output_options[] = {
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ 0 },
+};
+
+static const char common_help[] =
+	"Options of every report:\n"
+	FRONT_HELP_SELECT
+	"  --cpu CPU[,CPU]    only these CPUs (0-3,8 for ranges); what a CPU\n"
+	"                     means for each report is said above\n"
+	"  --csv              the table as CSV on stdout, nothing else\n"
+	"                     (durations in ns, times in s, shares in 0..1)\n"
+	"  --svg FILE         also draw the chart into FILE\n"
+	"  --top N            at most N rows (default 20 in text, all in CSV;\n"
+	"                     0: all)\n"
+	FRONT_HELP_READING
+	"\n"
+	"The drainer (schedrec record itself) is left out unless --pid or --tid\n"
+	"names it.  Censored intervals (cut by the start or end of the\n"
+	"recording or of --range) are shown apart and never counted in a\n"
+	"maximum.  If events were lost in the window, the output starts with\n"
+	"a warning, and values that overlap the loss are marked '~'.\n"
+	"\n"
+	"Exit status: 0 done; 1 the trace could not be read to its end (what\n"
+	"was read is reported); 2 a usage error; 3 the trace cannot be read.\n";
+
+static void print_list(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"usage: schedrec report REPORT TRACE... [OPTIONS]\n"
+		"       schedrec report REPORT --help\n"
+		"\n"
+		"Read a trace written by schedrec record once and report on it.\n"
+		"TRACE is a .srec file, or - for standard input; the files of a\n"
+		"rotation (schedrec record --rotate) read as one recording when\n"
+		"given in the order they were written: run.*.srec.\n"
+		"\n"
+		"Reports:\n");
+	for (i = 0; i < ARRAY_SIZE(reports); i++)
+		fprintf(f, "  %-9s %s\n", reports[i]->name,
+			reports[i]->summary);
+	fprintf(f, "\n%s\nExamples:\n", common_help);
+	for (i = 0; i < ARRAY_SIZE(reports); i++)
+		fputs(reports[i]->examples, f);
+}
+
+static void print_help(const struct report *r, FILE *f)
+{
+	fprintf(f,
+		"usage: schedrec report %s TRACE... [OPTIONS]\n"
+		"\n"
+		"%s\n%s\nExamples:\n%s",
+		r->name, r->help, common_help, r->examples);
+}
+
+void report_usage_error(const struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	front_vusage_error("report", r->name, fmt, ap);
+	va_end(ap);
+}
+
+int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns)
+{
+	return (int64_t)(abs_ns - schedmodel_origin(ctx->model));
+}
+
+uint64_t report_window_ns(const struct report_ctx *ctx)
+{
+	uint64_t start, end;
+
+	schedmodel_window_abs(ctx->model, &start, &end);
+	if (end > schedmodel_end(ctx->model))
+		end = schedmodel_end(ctx->model);
+	return end > start ? end - start : 0;
+}
+
+const char *report_comm(const struct task *t)
+{
+	if (!t)
+		return "<idle>";
+	return t->comm[0] ? t->comm : "?";
+}
+
+size_t report_limit(const struct report_ctx *ctx, size_t rows)
+{
+	size_t limit = ctx->top;
+
+	if (!limit)
+		return rows;
+	return rows < limit ? rows : limit;
+}
+
+int report_parse_by(const struct report *r, const char *arg,
+		    bool *by_process)
+{
+	if (strcmp(arg, "thread") && strcmp(arg, "process")) {
+		report_usage_error(r, "bad --by '%s': thread or process", arg);
+		return -EINVAL;
+	}
+	*by_process = !strcmp(arg, "process");
+	return 0;
+}
+
+int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
+		     const struct report_pairs *cols)
+{
+	const struct task_pair **sorted = task_pairs_sorted(pairs);
+	struct table *tab = table_new();
+	size_t i;
+	int ret;
+
+	if (!tab || !sorted) {
+		table_free(tab);
+		free(sorted);
+		return -ENOMEM;
+	}
+	table_column(tab, "TID", "tid", TABLE_RIGHT);
+	table_column(tab, "PID", "pid", TABLE_RIGHT);
+	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	for (i = 0; i < ARRAY_SIZE(cols->other); i++)
+		table_column(tab, cols->other[i].heading, cols->other[i].name,
+			     i < 2 ? TABLE_RIGHT : TABLE_LEFT);
+	table_column(tab, cols->count.heading, cols->count.name, TABLE_RIGHT);
+	if (cols->ns.heading)
+		table_column(tab, cols->ns.heading, cols->ns.name,
+			     TABLE_RIGHT);
+	for (i = 0; i < pairs->count; i++) {
+		const struct task_pair *p = sorted[i];
+
+		table_row(tab);
+		table_u64(tab, p->task->tid);
+		report_cell_pid(tab, p->task);
+		table_str(tab, report_comm(p->task));
+		table_u64(tab, p->other ? p->other->tid : 0);
+		report_cell_pid(tab, p->other);
+		table_str(tab, p->other ? report_comm(p->other) : cols->nobody);
+		table_u64(tab, p->count);
+		if (cols->ns.heading)
+			table_duration(tab, p->ns);
+	}
+	ret = table_print(tab, ctx->out, true);
+	table_free(tab);
+	free(sorted);
+	return ret;
+}
+
+/* The window actually covered: [start, end] clipped to the recording. */
+static void window_covered(const struct report_ctx *ctx, uint64_t *start,
+			   uint64_t *end)
+{
+	schedmodel_window_abs(ctx->model, start, end);
+	if (*end > schedmodel_end(ctx->model))
+		*end = schedmodel_end(ctx->model);
+}
+
+size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
+			   size_t size)
+{
+	const struct sched_loss *losses;
+	size_t nr = schedmodel_losses(ctx->model, &losses), i, j, len = 0;
+	uint64_t start, end, total = 0;
+	char a[SECONDS_LEN], b[SECONDS_LEN];
+	bool unexplained = false;
+
+	buf[0] = '\0';
+	window_covered(ctx, &start, &end);
+	for (i = 0; i < nr; i++)
+		if (losses[i].first <= end && losses[i].last >= start)
+			total += losses[i].count;
+	if (!total)
+		return 0;
+	len = snprintf(buf, size, "WARNING: %" PRIu64 " events lost in this window (",
+		       total);
+	/* per CPU: the sum, from its first to its last loss */
+	for (i = 0; i < nr && len < size; i++) {
+		uint64_t count = 0, first = UINT64_MAX, last = 0;
+
+		if (losses[i].first > end || losses[i].last < start)
+			continue;
+		for (j = 0; j < i; j++)
+			if (losses[j].cpu == losses[i].cpu &&
+			    losses[j].first <= end && losses[j].last >= start)
+				break;
+		if (j < i)
+			continue;	/* this CPU is done */
+		for (j = i; j < nr; j++) {
+			if (losses[j].cpu != losses[i].cpu ||
+			    losses[j].first > end || losses[j].last < start)
+				continue;
+			count += losses[j].count;
+			first = losses[j].first < first ? losses[j].first :
+							  first;
+			last = losses[j].last > last ? losses[j].last : last;
+			unexplained |= losses[j].unexplained;
+		}
+		len += snprintf(buf + len, size - len,
+				"%sCPU %u: %" PRIu64 " between %s and %s s",
+				buf[len - 1] == '(' ? "" : "; ",
+				losses[i].cpu, count,
+				format_seconds(a, report_rel(ctx, first), 6),
+				format_seconds(b, report_rel(ctx, last), 6));
+	}
+	if (len < size)
+		len += snprintf(buf + len, size - len,
+				")%s; values that overlap them are marked ~",
+				unexplained ?
+				" (some only as missing sequence numbers)" : "");
+	return len < size ? len : size - 1;
+}
+
+void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size)
+{
+	char a[SECONDS_LEN], b[SECONDS_LEN], sel[256];
+	uint64_t start, end;
+	size_t len;
+
+	window_covered(ctx, &start, &end);
+	select_describe(&ctx->sel, sel, sizeof(sel));
+	len = snprintf(buf, size, "%s%s: %s, %s, %u CPUs; %s to %s s",
+		       ctx->path, ctx->nr_paths > 1 ? " and the files after it" :
+		       "", ctx->info->hostname, ctx->info->release,
+		       ctx->info->file.nr_cpus,
+		       format_seconds(a, report_rel(ctx, start), 6),
+		       format_seconds(b, report_rel(ctx, end), 6));
+	if (sel[0] && len < size)
+		snprintf(buf + len, size - len, "; %s", sel);
+}
+
+void report_heading(struct report_ctx *ctx, const char *title)
+{
+	char warning[1024], subtitle[512];
+
+	report_loss_warning(ctx, warning, sizeof(warning));
+	if (ctx->csv) {
+		/* once: a front may print several tables (html) */
+		if (warning[0] && !ctx->loss_warned)
+			fprintf(stderr, "schedrec report: %s\n", warning);
+		ctx->loss_warned |= warning[0] != '\0';
+		return;
+	}
+	report_subtitle(ctx, subtitle, sizeof(subtitle));
+	fprintf(ctx->out, "%s\n%s\n", title, subtitle);
+	if (warning[0])
+		fprintf(ctx->out, "%s\n", warning);
+	fputc('\n', ctx->out);
+}
+
+FILE *report_svg_open(const struct report_ctx *ctx)
+{
+	FILE *f = fopen(ctx->svg_path, "w");
+
+	if (!f)
+		cmd_error("report", errno, "cannot write %s", ctx->svg_path);
+	return f;
+}
+
+FILE *report_svg_begin(struct report_ctx *ctx, struct svg_frame *frame)
+{
+	report_subtitle(ctx, ctx->chart_subtitle, sizeof(ctx->chart_subtitle));
+	report_loss_warning(ctx, ctx->chart_warning,
+			    sizeof(ctx->chart_warning));
+	*frame = (struct svg_frame){
+		.subtitle = ctx->chart_subtitle,
+		.warning = ctx->chart_warning[0] ? ctx->chart_warning : NULL,
+	};
+	return report_svg_open(ctx);
+}
+
+void report_cell_pid(struct table *t, const struct task *task)
+{
+	if (!task)
+		table_u64(t, 0);
+	else if (task->tgid)
+		table_u64(t, task->tgid);
+	else
+		table_cell(t, "?", "");
+}
+
+int report_svg_close(const struct report_ctx *ctx, FILE *f, int ret)
+{
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		cmd_error("report", ret, "cannot write the chart %s",
+			  ctx->svg_path);
+	return ret;
+}
+
+int report_svg_bars(struct report_ctx *ctx, struct svg_bars *bars)
+{
+	struct svg_frame frame;
+	FILE *f = report_svg_begin(ctx, &frame);
+	int ret = f ? svg_bars_write(bars, f, &frame) : -EIO;
+
+	svg_bars_free(bars);
+	return f ? report_svg_close(ctx, f, ret) : ret;
+}
+
+static const struct report *find_report(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reports); i++)
+		if (!strcmp(reports[i]->name, name))
+			return reports[i];
+	return NULL;
+}
+
+/* --csv, --svg, --top; 1 for --top, -ENOENT for none of them. */
+static int parse_output(struct report_ctx *ctx, const struct report *r,
+			int key, const char *arg)
+{
+	char *end;
+	unsigned long top;
+
+	switch (key) {
+	case OPT_CSV:
+		ctx->csv = true;
+		return 0;
+	case OPT_SVG:
+		ctx->svg_path = arg;
+		return 0;
+	case OPT_TOP:
+		errno = 0;
+		top = strtoul(arg, &end, 10);
+		if (errno || *end || !*arg || arg[0] == '-' || top > UINT32_MAX) {
+			report_usage_error(r, "bad --top '%s': give a number of rows, 0 for all",
+					   arg);
+			return -EINVAL;
+		}
+		ctx->top = top;
+		return 1;
+	}
+	return -ENOENT;
+}
+
+/* Read every record of the window into the model; 0, or -errno. */
+static int run_pass(struct report_ctx *ctx)
+{
+	return trace_pass(ctx->reader, ctx->model, NULL);
+}
+
+/* A --range that starts after the recording ended: a usage error. */
+static bool window_after_end(const struct report *r,
+			     const struct report_ctx *ctx)
+{
+	uint64_t start, end;
+	char a[SECONDS_LEN], b[SECONDS_LEN];
+
+	schedmodel_window_abs(ctx->model, &start, &end);
+	if (start < schedmodel_end(ctx->model))
+		return false;
+	report_usage_error(r, "--range starts at %s s, but the recording ends at %s s",
+			   format_seconds(a, report_rel(ctx, start), 6),
+			   format_seconds(b, report_rel(ctx,
+					  schedmodel_end(ctx->model)), 6));
+	return true;
+}
+
+/*
+ * Switches that disagree with what ran on their CPU, or records out of
+ * time order, in a trace that lost nothing: say so, the numbers near them
+ * are approximate.  (With losses, the loss warning says it already.)
+ */
+static void warn_anomalies(const struct report_ctx *ctx)
+{
+	const struct schedmodel_anomalies *a = schedmodel_anomalies(ctx->model);
+	const struct sched_loss *losses;
+
+	if (ctx->quiet || (ctx->info->file.flags & SREC_FILE_F_FILTERED) ||
+	    schedmodel_losses(ctx->model, &losses))
+		return;
+	if (a->desyncs)
+		fprintf(stderr, "schedrec report: warning: %s: %llu switches do not follow from the ones before them on their CPU, though no event was lost: the numbers around them are approximate\n",
+			ctx->path, (unsigned long long)a->desyncs);
+	if (a->backwards)
+		fprintf(stderr, "schedrec report: warning: %s: %llu records are older than one before them\n",
+			ctx->path, (unsigned long long)a->backwards);
+}
+
+static int run_report(const struct report *r, struct front *fr,
+		      struct report_ctx *ctx, void *priv)
+{
+	int ret, status;
+
+	status = front_open(fr);
+	if (status)
+		return status;
+	ret = r->start ? r->start(priv, ctx) : 0;
+	if (ret)
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	ret = run_pass(ctx);
+	if (!ret && window_after_end(r, ctx))
+		return EXIT_USAGE;
+	warn_anomalies(ctx);
+	if (ret) {
+		front_pass_failed(fr, ret, "reporting");
+		status = EXIT_LOST;
+		if (ret == -ENOMEM)
+			return EXIT_FAIL;
+	}
+	ret = r->output(priv, ctx);
+	if (ret == -EINVAL)	/* the report said why */
+		return EXIT_USAGE;
+	if (ret) {
+		if (ret != -EPIPE)
+			cmd_error("report", ret, "cannot write the report");
+		return EXIT_FAIL;
+	}
+	if (fflush(ctx->out)) {
+		cmd_error("report", errno, "cannot write the report");
+		return EXIT_FAIL;
+	}
+	return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_ctx ctx = { .out = stdout };
+	struct front fr = {
+		.verb = "report", .sel = &ctx.sel, .quiet = &ctx.quiet,
+		.strict = &ctx.strict, .reader = &ctx.reader,
+		.info = &ctx.info, .model = &ctx.model,
+	};
+	const struct report *r;
+	struct option *opts;
+	void *priv = NULL;
+	bool top_set = false;
+	char shortopts[32];
+	int key, ret, status;
+
+	if (argc < 2) {
+		print_list(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_list(stdout);
+		return EXIT_OK;
+	}
+	r = find_report(argv[1]);
+	if (!r) {
+		fprintf(stderr, "schedrec report: unknown report '%s'; the reports are:",
+			argv[1]);
+		for (key = 0; key < (int)ARRAY_SIZE(reports); key++)
+			fprintf(stderr, " %s", reports[key]->name);
+		fprintf(stderr, " (schedrec report --help says what each shows)\n");
+		return EXIT_USAGE;
+	}
+	fr.name = r->name;
+	opts = front_options(output_options, r->options);
+	priv = calloc(1, r->priv_size ? r->priv_size : 1);
+	if (!opts || !priv) {
+		free(opts);
+		free(priv);
+		cmd_error("report", ENOMEM, "cannot start");
+		return EXIT_FAIL;
+	}
+	status = EXIT_USAGE;
+	argc--;
+	argv++;
+	optind = 1;
+	opterr = 0;
+	front_short_options(opts, shortopts, sizeof(shortopts));
+	while ((key = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (key == 'h') {
+			print_help(r, stdout);
+			status = EXIT_OK;
+			goto out;
+		}
+		ret = front_parse(&fr, key, argv);
+		if (ret == -ENOENT)
+			ret = parse_output(&ctx, r, key, optarg);
+		if (ret == 1)
+			top_set = true;
+		else if (ret == -ENOENT)
+			ret = r->parse ? r->parse(priv, &ctx, key, optarg) :
+					 -EINVAL;
+		if (ret < 0)
+			goto out;
+	}
+	if (front_paths(&fr, argc, argv))
+		goto out;
+	ctx.paths = fr.paths;
+	ctx.nr_paths = fr.nr_paths;
+	ctx.path = ctx.paths[0];
+	if (!top_set && !ctx.csv)
+		ctx.top = 20;
+	status = run_report(r, &fr, &ctx, priv);
+out:
+	if (r->free)
+		r->free(priv);
+	free(priv);
+	free(opts);
+	schedmodel_free(ctx.model);
+	if (ctx.reader)
+		srecreader_close(ctx.reader);
+	select_free(&ctx.sel);
+	return status;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * schedrec report: what every report is to the front (tools/report.c) and
+ * what the front gives every report.  One report per file in tools/; the
+ * meaning of each is doc/reports.md's.
+ *
+ * The front parses the options every report has (select.h, --csv, --svg,
+ * --top, ...) and the report's own, opens the trace, builds the model,
+ * calls start() to let the report add its handlers, feeds every record
+ * of the window to the model once, then calls output().
+ */
+#ifndef SCHEDREC_REPORT_H
+#define SCHEDREC_REPORT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "schedmodel.h"
+#include "select.h"
+#include "srecreader.h"
+#include "svg.h"
+#include "table.h"
+#include "util.h"
+
+struct report_ctx {
+	const char *path;		/* the trace (its first file) */
+	char *const *paths;		/* its files: a rotation has several */
+	unsigned int nr_paths;
+	const struct srecreader_info *info;
+	struct srecreader *reader;
+	struct schedmodel *model;
+	struct selection sel;
+	FILE *out;			/* stdout */
+	bool csv;
+	const char *svg_path;		/* NULL: no chart */
+	unsigned int top;		/* rows at most, 0: all */
+	bool quiet;
+	bool strict;
+	bool loss_warned;		/* the CSV loss warning went to stderr */
+	/* what report_svg_begin() puts in a chart's frame */
+	char chart_subtitle[512];
+	char chart_warning[1024];
+};
+
+struct report {
+	const char *name;
+	const char *summary;	/* one line, for the list of reports */
+	const char *help;	/* what it shows, its options and columns */
+	const char *examples;	/* lines of "schedrec report ..." */
+	const struct option *options;	/* its own, {0} terminated; NULL */
+	size_t priv_size;		/* its state, zeroed */
+	/* one of its options; 0, or -EINVAL after report_usage_error() */
+	int (*parse)(void *priv, const struct report_ctx *ctx, int key,
+		     const char *arg);
+	/* the header is read: check options, add handlers to ctx->model */
+	int (*start)(void *priv, struct report_ctx *ctx);
+	/*
+	 * every record was seen: print, and draw the chart; -EINVAL after
+	 * report_usage_error() for an option the trace proves wrong
+	 */
+	int (*output)(void *priv, struct report_ctx *ctx);
+	void (*free)(void *priv);
+};
+
+extern const struct report offcpu_report;
+extern const struct report tenancy_report;
+extern const struct report states_report;
+extern const struct report latency_report;
+extern const struct report heatmap_report;
+extern const struct report timeline_report;
+extern const struct report folded_report;
+extern const struct report flame_report;
+extern const struct report html_report;
+
+/* Option keys of the reports' own options start here. */
+#define REPORT_OPT_BASE	0x200
+
+/* "schedrec report NAME: " + message, to stderr. */
+__printf(2, 3)
+void report_usage_error(const struct report *r, const char *fmt, ...);
+
+/*
+ * The text heading of an output: the title, the trace (host, kernel, CPUs,
+ * length), the window and the selection, then the loss warning if the
+ * window holds lost events.  Nothing in CSV mode, where the loss warning
+ * goes to stderr.
+ */
+void report_heading(struct report_ctx *ctx, const char *title);
+
+/*
+ * The loss warning for the window, in one line ("" if nothing was lost
+ * there): for SVG frames.  Returns its length.
+ */
+size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
+			   size_t size);
+
+/* A subtitle for charts: the trace, the window, the selection. */
+void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size);
+
+/* Times relative to the origin. */
+int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns);
+
+/* The window's length in ns (after the pass). */
+uint64_t report_window_ns(const struct report_ctx *ctx);
+
+/* "comm" of a task, "<idle>" for NULL, with a '?' name if unknown. */
+const char *report_comm(const struct task *t);
+
+/* Open ctx->svg_path for writing; NULL with a message on failure. */
+FILE *report_svg_open(const struct report_ctx *ctx);
+
+/*
+ * The start of every chart: fill @frame (the subtitle, and the loss
+ * warning if any, kept in @ctx) and open ctx->svg_path, as
+ * report_svg_open().  Close it with report_svg_close().
+ */
+FILE *report_svg_begin(struct report_ctx *ctx, struct svg_frame *frame);
+
+/* The PID cell of a row: @t's process, "?" if not known, 0 for idle. */
+void report_cell_pid(struct table *t, const struct task *task);
+/* Close it; 0, or -errno with a message. */
+int report_svg_close(const struct report_ctx *ctx, FILE *f, int ret);
+
+/*
+ * Draw @bars as the chart, from report_svg_begin() to report_svg_close(),
+ * and free them.  0, or -errno (with a message if it was the file).
+ */
+int report_svg_bars(struct report_ctx *ctx, struct svg_bars *bars);
+
+/* Row limit for tables: --top, or 20 in text and all in CSV by default. */
+size_t report_limit(const struct report_ctx *ctx, size_t rows);
+
+/* --by of report @r: *@by_process; 0, or -EINVAL after a usage error. */
+int report_parse_by(const struct report *r, const char *arg,
+		    bool *by_process);
+
+struct keyed;
+
+/* A column of a table: its heading in text, its name in CSV. */
+struct report_column {
+	const char *heading;
+	const char *name;
+};
+
+/*
+ * The columns of a CSV of pairs of threads (pairs.h) after the thread's
+ * tid, pid and comm: the other thread's, the count and the time.
+ */
+struct report_pairs {
+	struct report_column other[3];	/* its tid, pid and comm */
+	struct report_column count;
+	struct report_column ns;	/* heading NULL: no time column */
+	const char *nobody;		/* the comm where there is no other */
+};
+
+/* The pairs of @pairs as CSV, a row each, task_pairs_sorted()'s order. */
+int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
+		     const struct report_pairs *cols);
+
+#endif /* SCHEDREC_REPORT_H */
