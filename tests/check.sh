@@ -9,20 +9,29 @@
 #     Debian's linux-source-6.1 tarball into build/;
 #  2. checkpatch on every C file (one test per file);
 #  3. host tests (tests/host: the ring protocol under ASan+UBSan and TSan;
-#     user/: the userspace libraries and tools, when it has tests);
+#     user/: the userspace libraries and tools, when it has tests;
+#     tests/install: the manual pages against --help, make install and
+#     uninstall, the bash completion; tests/html: the html report's page
+#     in Debian's headless Chromium, with playwright-core from npm);
+#  3b. per kernel, `make dkms-install` with dkms trees of its own under
+#     build/check/dkms (the machine's /var/lib/dkms, /usr/src and
+#     /lib/modules stay as they were): dkms add, build and install, and
+#     `dkms status` says installed (one test);
 #  4. per kernel: schedrec.ko built with -Werror (one test), then a QEMU TCG
 #     boot of that kernel with a busybox initramfs that runs the in-guest
 #     tests (tests/kmod, which also run the schedrec command, built
 #     static), each kselftest result one test, and one test that
 #     the guest kernel logged no oops, BUG, WARNING, lockdep, KASAN or UBSAN
-#     report.
+#     report.  The guest's schedrec.ko is the one dkms built and installed
+#     (one more test: it loads there), or the plain build if dkms failed.
 #
 # Each result is printed as it comes ("ok - name" / "not ok - name"), the
 # failures are listed again at the end, and the last line is the summary
 # "N passed, N failed".  A skipped test counts as failed.  Logs: build/check/.
 #
 # Environment: CHECK_KERNELS (default "6.1 6.12 6.12-rt"), CHECK_VM_TIMEOUT
-# (seconds per boot, default 900), CHECK_JOBS (VMs booted at once, default 1).
+# (seconds per boot, default 900), CHECK_JOBS (VMs booted at once, default 1),
+# QEMU_NICE (QEMU's nice value, default -10; empty: not changed).
 # Exit status: 0 if nothing failed, 1 otherwise.
 set -uo pipefail
 
@@ -83,12 +92,22 @@ install_deps() {
 		/usr/src/linux-source-6.1.tar.xz linux-source-6.1
 		/usr/include/numa.h libnuma-dev
 		/usr/include/zlib.h zlib1g-dev
+		/usr/sbin/dkms dkms
+		/usr/bin/groff groff-base
+		/usr/bin/perf linux-perf
+		/usr/lib/python3/dist-packages/numpy python3-numpy
+		/usr/bin/promtool prometheus
+		/usr/lib/python3/dist-packages/prometheus_client python3-prometheus-client
+		/usr/bin/chromium chromium
+		/usr/bin/node nodejs
+		/usr/bin/npm npm
 	EOF
 	local series rel
 	for series in $kernels; do
 		rel=$(kernel_release "$series") || exit 1
 		kernel_headers "$rel" >/dev/null || exit 1
 		kernel_image "$rel" "$root/build/vm/kernel" >/dev/null || exit 1
+		kernel_modules "$rel" "$root/build/vm/kernel" >/dev/null || exit 1
 	done
 }
 
@@ -144,6 +163,85 @@ run_host_suite() {
 	fi
 }
 
+# 3. The install checks: shell scripts of tests/install, one test each.
+run_install_checks() {
+	local bin=$root/build/user/schedrec
+	check_cmd "man pages: every option of --help documented, and only those" \
+		"$out/man-options.log" \
+		bash "$root/tests/install/man_options.sh" "$bin" "$root/doc/man"
+	check_cmd "make install and uninstall, DESTDIR and PREFIX" \
+		"$out/install.log" bash "$root/tests/install/install.sh" "$root"
+	check_cmd "man pages: the examples of schedrec-report(1) and schedrec-export(1) run" \
+		"$out/man-examples.log" \
+		bash "$root/tests/install/man_examples.sh" "$bin" \
+		"$root/build/user-tests/tracegen" "$root/doc/man"
+	check_cmd "bash completion: parses, offers verbs, names, options, values" \
+		"$out/completion.log" bash "$root/tests/install/completion.sh" \
+		"$bin" "$root/completion/schedrec.bash"
+}
+
+# 3. `schedrec report html`'s page in Debian's headless Chromium
+# (tests/html/run.sh), one test per check; the screenshots for people to
+# look at: build/check/html-report.png and html-report-full.png.
+run_browser_checks() {
+	local logf=$out/html-browser.log line status
+	bash "$root/tests/html/run.sh" "$out/html-report.png" >"$logf" 2>&1
+	status=$?
+	while read -r line; do
+		case $line in
+		"ok "*) result PASS "html page in chromium: ${line#ok * - }" ;;
+		"not ok "*)
+			result FAIL "html page in chromium: ${line#not ok * - } (log: ${logf#"$root"/})" ;;
+		esac
+	done <"$logf"
+	if [ "$status" != 0 ] && ! grep -q '^not ok ' "$logf"; then
+		result FAIL "html page in chromium: tests/html/run.sh exited with status $status (log: ${logf#"$root"/})"
+	fi
+	[ "$status" = 0 ] || grep '^#' "$logf" | head -n 20 | sed 's/^/    /'
+}
+
+# 3b. DKMS for one kernel, in trees of its own: make dkms-install, then
+# dkms status.  The module it installed is kept as $out/dkms/<series>.ko
+# (uncompressed) for that kernel's VM; everything else is removed again.
+run_dkms() {
+	local series=$1 rel dir logf ko keys=/var/lib/dkms/mok had_keys=
+	rel=$(kernel_release "$series")
+	dir=$out/dkms/$series
+	logf=$out/dkms-$series.log
+	local flags="--dkmstree $dir/tree --sourcetree $dir/source"
+	flags+=" --installtree $dir/install --no-depmod"
+	rm -rf "$dir" "$out/dkms/$series.ko"
+	mkdir -p "$dir/tree" "$dir/source" "$dir/install/$rel"
+	[ -e "$keys.key" ] && had_keys=1
+	{
+		make -C "$root" dkms-install KVER="$rel" \
+			DKMS_SOURCE_TREE="$dir/source" DKMS_FLAGS="$flags" &&
+			# shellcheck disable=SC2086
+			dkms status $flags -k "$rel" schedrec | tee "$dir/status" &&
+			grep -q ": installed" "$dir/status" &&
+			ko=$(find "$dir/install/$rel" -name 'schedrec.ko*' -print -quit) &&
+			[ -n "$ko" ] &&
+			case "$ko" in
+			*.xz) xz -dc "$ko" ;;
+			*.gz) gzip -dc "$ko" ;;
+			*.zst) zstd -dc "$ko" ;;
+			*) cat "$ko" ;;
+			esac >"$out/dkms/$series.ko"
+	} >"$logf" 2>&1
+	if [ -s "$out/dkms/$series.ko" ]; then
+		result PASS "dkms build+install for $rel"
+	else
+		rm -f "$out/dkms/$series.ko"
+		result FAIL "dkms build+install for $rel (log: ${logf#"$root"/})"
+		tail -n 20 "$logf" | sed 's/^/    /'
+	fi
+	make -C "$root" dkms-uninstall DKMS_SOURCE_TREE="$dir/source" \
+		DKMS_FLAGS="$flags" >>"$logf" 2>&1
+	rm -rf "$dir"
+	# dkms makes itself a module signing key if it has none: not ours
+	[ -n "$had_keys" ] || rm -f "$keys.key" "$keys.pub"
+}
+
 # 4. One kernel: module build, initramfs, boot, results.  Writes the results
 # to $dir/results (PASS/FAIL lines) so kernels can run in parallel.
 guest_tests=()
@@ -153,7 +251,8 @@ build_guest_tests() {
 	rm -rf "$out/guest-tests"
 	if make -C "$root/tests/kmod" KSFT_DIR="$root/build/ksft" \
 		OUT="$out/guest-tests/kmod" OBJ="$out/guest-tests-obj" >"$logf" 2>&1 &&
-		make -C "$root/user" static >>"$logf" 2>&1; then
+		make -C "$root/user" static >>"$logf" 2>&1 &&
+		make -C "$root/tests/demo" >>"$logf" 2>&1; then
 		result PASS "build the in-guest tests"
 	else
 		result FAIL "build the in-guest tests (log: ${logf#"$root"/})"
@@ -181,14 +280,30 @@ run_kernel() {
 		fi
 		echo "PASS $series: build schedrec.ko for $rel with -Werror"
 		stage_initramfs "$dir/initramfs" "$root/tests/vm/init.sh"
-		cp "$dir/mod/kmod/schedrec.ko" "$dir/initramfs/lib/schedrec.ko"
+		if [ -s "$out/dkms/$series.ko" ]; then
+			cp "$out/dkms/$series.ko" "$dir/initramfs/lib/schedrec.ko"
+		else
+			cp "$dir/mod/kmod/schedrec.ko" "$dir/initramfs/lib/schedrec.ko"
+		fi
 		cp -r "$out/guest-tests" "$dir/initramfs/tests"
 		cp "$root/build/user/schedrec-static" "$dir/initramfs/bin/schedrec"
 		copy_with_libs /usr/bin/hackbench "$dir/initramfs"
+		# report_test: the demo workload, its disk (null_blk), perf
+		cp "$root/build/user/demo-workload" "$dir/initramfs/bin/demo-workload"
+		stage_kernel_modules "$(kernel_modules "$rel" "$root/build/vm/kernel")" \
+			"$dir/initramfs"
+		copy_with_libs "$(perf_binary)" "$dir/initramfs" perf
 		pack_initramfs "$dir/initramfs" "$dir/initramfs.cpio.gz"
 		vmlinuz=$(kernel_image "$rel" "$root/build/vm/kernel")
-		boot_vm "$vmlinuz" "$dir/initramfs.cpio.gz" "$vm_timeout" quiet \
-			>"$dir/console.log"
+		# QEMU ahead of the host's other work (the guest's clock is the
+		# host's: while QEMU waits, guest timers fire late); skew_tick
+		# staggers the two vCPUs' ticks, which otherwise kick
+		# single-threaded TCG from one vCPU to the other at the same
+		# instant and can leave one without a turn for tens of ms
+		# (report_test's ticker woke 30 ms late)
+		QEMU_NICE=${QEMU_NICE--10} \
+			boot_vm "$vmlinuz" "$dir/initramfs.cpio.gz" "$vm_timeout" \
+			quiet skew_tick=1 >"$dir/console.log"
 		awk -v prefix="$series" -v expect="${guest_tests[*]}" \
 			-f "$root/tests/vm/tap.awk" "$dir/console.log"
 		if ! grep -q '^@@vm dmesg-end' "$dir/console.log"; then
@@ -197,6 +312,13 @@ run_kernel() {
 			echo "FAIL $series: no kernel oops, BUG, WARNING, lockdep, KASAN or UBSAN report (see ${dir#"$root"/}/trouble.log)"
 		else
 			echo "PASS $series: no kernel oops, BUG, WARNING, lockdep, KASAN or UBSAN report"
+		fi
+		if [ -s "$out/dkms/$series.ko" ]; then
+			if grep -q '^SCHEDREC-BINARY load_test EXIT 0$' "$dir/console.log"; then
+				echo "PASS $series: the schedrec.ko dkms built loads in the VM (load_test passes with it)"
+			else
+				echo "FAIL $series: the schedrec.ko dkms built loads in the VM (load_test fails with it; console: ${dir#"$root"/}/console.log)"
+			fi
 		fi
 		echo "INFO $series: $rel, $(elapsed "$t0")"
 	} >"$dir/results" 2>"$dir/stderr.log"
@@ -247,7 +369,16 @@ main() {
 	t0=$(date +%s)
 	run_host_suite tests/host
 	[ -f "$root/user/Makefile" ] && run_host_suite user
+	run_install_checks
+	run_browser_checks
 	log "host tests done ($(elapsed "$t0"))"
+
+	t0=$(date +%s)
+	mkdir -p "$out/dkms"
+	for series in $kernels; do
+		run_dkms "$series"
+	done
+	log "dkms done ($(elapsed "$t0"))"
 
 	if build_guest_tests; then
 		for series in $kernels; do

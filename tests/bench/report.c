@@ -20,6 +20,13 @@
  *
  * A round where a tracer lost events, a reader hit an error or the readers'
  * count disagrees with the tracer's is flagged and left out of the summary.
+ *
+ * With schedbench -s, each round also has a schedrec+stack run: schedrec
+ * with the stack event too.  Its STACK records belong to their switches,
+ * so its events are counted without them (the run's event count scaled by
+ * the share of non-STACK records its readers saw), and a third table says
+ * what the stacks cost: the ratio of its added ns per event to plain
+ * schedrec's, and the difference in added ns per context switch.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -37,15 +44,22 @@
 #define MAX_WORKLOADS	8
 #define NAME_LEN	32
 #define TARGET_RATIO	0.5
-#define RUN_KEYS	16
+#define RUN_KEYS	16	/* and read_stacks, which older logs lack */
 #define MIN_R2		0.5	/* below, no correction for switch counts */
 #define MAX_IQR		0.5	/* wider ratio spread: inconclusive */
 
-enum bench_mode { MODE_BASE, MODE_FTRACE, MODE_SCHEDREC, MODE_COUNT };
+enum bench_mode {
+	MODE_BASE, MODE_FTRACE, MODE_SCHEDREC,
+	MODE_SCHEDREC_STACK,	/* optional: schedbench -s */
+	MODE_COUNT
+};
 
 static const char *const mode_names[MODE_COUNT] = {
-	"base", "ftrace", "schedrec"
+	"base", "ftrace", "schedrec", "schedrec+stack"
 };
+
+/* schedrec's switch and waking records: what is not a stack's */
+#define SCHEDREC_EVENT_BYTES	32
 
 struct run {
 	int round;
@@ -54,7 +68,7 @@ struct run {
 	char workload[NAME_LEN];
 	double ns, switches, events, lost, total_events, total_lost;
 	double stat_bytes, read_records, read_bytes;
-	double read_other, read_missed, read_bad;
+	double read_other, read_missed, read_bad, read_stacks;
 };
 
 /* One round of one workload, as written to the CSV. */
@@ -68,6 +82,12 @@ struct round_result {
 	double bytes_per_event[MODE_COUNT];
 	double raw_ratio;		/* schedrec cost / ftrace cost */
 	double ratio;
+	/* with a schedrec+stack run, else NAN */
+	double stack_ratio;		/* its cost / schedrec's */
+	double stack_per_switch;	/* added ns per switch, beyond
+					 * schedrec's
+					 */
+	double stack_bytes;		/* mean STACK record */
 	char flag[128];
 };
 
@@ -93,6 +113,8 @@ struct workload_summary {
 	struct summary bytes[MODE_COUNT];
 	struct summary raw_ratio, ratio;
 	double lost[MODE_COUNT];
+	bool stack;		/* the rounds have schedrec+stack runs */
+	struct summary stack_ratio, stack_per_switch, stack_bytes;
 };
 
 static struct run runs[MAX_RUNS];
@@ -135,7 +157,7 @@ static double *run_field(struct run *r, const char *key)
 		RUN_FIELD(total_lost), RUN_FIELD(stat_bytes),
 		RUN_FIELD(read_records), RUN_FIELD(read_bytes),
 		RUN_FIELD(read_other), RUN_FIELD(read_missed),
-		RUN_FIELD(read_bad),
+		RUN_FIELD(read_bad), RUN_FIELD(read_stacks),
 #undef RUN_FIELD
 	};
 	size_t i;
@@ -176,7 +198,7 @@ static bool run_parse(char *line, struct run *r)
 		else
 			seen--;
 	}
-	return seen == RUN_KEYS && r->mode >= 0 && r->workload[0] && r->ns;
+	return seen >= RUN_KEYS && r->mode >= 0 && r->workload[0] && r->ns;
 }
 
 static int console_read(const char *path)
@@ -250,37 +272,54 @@ static void run_check(struct round_result *rr, int mode)
 		flag_add(rr, mode_names[mode], "no-events");
 }
 
+/*
+ * The events of a run that are not STACK records, which belong to their
+ * switches: the tracer's count, less the STACK share its readers saw.
+ */
+static double run_events(const struct run *r)
+{
+	if (!r->read_stacks || !r->read_records)
+		return r->events;
+	return r->events * (1 - r->read_stacks / r->read_records);
+}
+
 static bool round_build(const char *workload, int round,
 			struct round_result *rr)
 {
-	const struct run *base, *f, *s;
+	const struct run *base, *f, *s, *st;
 	int m, k;
 
 	memset(rr, 0, sizeof(*rr));
 	rr->round = round;
 	for (m = 0; m < MODE_COUNT; m++) {
 		rr->run[m] = run_find(workload, round, m);
-		if (!rr->run[m])
+		if (!rr->run[m] && m != MODE_SCHEDREC_STACK)
 			return false;
+		rr->slowdown[m] = rr->raw_cost[m] = rr->cost[m] = NAN;
+		rr->bytes_per_event[m] = NAN;
 	}
+	rr->stack_ratio = rr->stack_per_switch = rr->stack_bytes = NAN;
 	base = rr->run[MODE_BASE];
 	f = rr->run[MODE_FTRACE];
 	s = rr->run[MODE_SCHEDREC];
+	st = rr->run[MODE_SCHEDREC_STACK];
 	for (m = 0; m < MODE_COUNT; m++) {
 		const struct run *r = rr->run[m];
 
+		if (!r)
+			continue;
 		rr->slowdown[m] = r->ns / base->ns - 1;
 		if (m == MODE_BASE)
 			continue;
 		run_check(rr, m);
-		rr->raw_cost[m] = (r->ns - base->ns) / r->events;
+		rr->raw_cost[m] = (r->ns - base->ns) / run_events(r);
 	}
 	/* the modes in the order they ran */
 	for (m = 0; m < MODE_COUNT; m++) {
 		for (k = 0; k < MODE_COUNT; k++) {
 			size_t len = strlen(rr->order);
 
-			if (rr->run[k]->pos != m)
+			if (!rr->run[k] || rr->run[k]->pos != m)
 				continue;
 			snprintf(rr->order + len, sizeof(rr->order) - len,
 				 "%s%s", len ? "-" : "", mode_names[k]);
@@ -292,6 +331,16 @@ static bool round_build(const char *workload, int round,
 		s->stat_bytes / (s->total_events - s->total_lost);
 	rr->raw_ratio = rr->raw_cost[MODE_SCHEDREC] /
 			rr->raw_cost[MODE_FTRACE];
+	if (st) {
+		double events = st->total_events - st->total_lost -
+				st->read_stacks;
+
+		rr->bytes_per_event[MODE_SCHEDREC_STACK] =
+			st->stat_bytes / events;
+		rr->stack_bytes = (st->read_bytes - SCHEDREC_EVENT_BYTES *
+				   (st->read_records - st->read_stacks)) /
+				  st->read_stacks;
+	}
 	return true;
 }
 
@@ -300,14 +349,25 @@ static void round_adjust(struct round_result *rr, double slope)
 	const struct run *base = rr->run[MODE_BASE];
 	int m;
 
+	double per_switch[MODE_COUNT];
+
 	for (m = MODE_FTRACE; m < MODE_COUNT; m++) {
 		const struct run *r = rr->run[m];
-		double base_ns = base->ns +
-				 slope * (r->switches - base->switches);
+		double base_ns;
 
-		rr->cost[m] = (r->ns - base_ns) / r->events;
+		if (!r)
+			continue;
+		base_ns = base->ns + slope * (r->switches - base->switches);
+		rr->cost[m] = (r->ns - base_ns) / run_events(r);
+		per_switch[m] = (r->ns - base_ns) / r->switches;
 	}
 	rr->ratio = rr->cost[MODE_SCHEDREC] / rr->cost[MODE_FTRACE];
+	if (rr->run[MODE_SCHEDREC_STACK]) {
+		rr->stack_ratio = rr->cost[MODE_SCHEDREC_STACK] /
+				  rr->cost[MODE_SCHEDREC];
+		rr->stack_per_switch = per_switch[MODE_SCHEDREC_STACK] -
+				       per_switch[MODE_SCHEDREC];
+	}
 }
 
 /* Least squares y = intercept + slope * x. */
@@ -384,7 +444,9 @@ static void csv_header(FILE *csv)
 		"ftrace_cost_ns,schedrec_cost_ns,ratio,"
 		"ftrace_raw_cost_ns,schedrec_raw_cost_ns,raw_ratio,"
 		"ftrace_bytes_per_event,schedrec_bytes_per_event,"
-		"ftrace_slowdown,schedrec_slowdown,flag\n");
+		"ftrace_slowdown,schedrec_slowdown,"
+		"stack_ns,stack_cost_ns,stack_ratio,stack_ns_per_switch,"
+		"stack_bytes_per_event,stack_record_bytes,flag\n");
 }
 
 static void csv_row(FILE *csv, const char *workload,
@@ -393,10 +455,11 @@ static void csv_row(FILE *csv, const char *workload,
 	const struct run *b = rr->run[MODE_BASE];
 	const struct run *f = rr->run[MODE_FTRACE];
 	const struct run *s = rr->run[MODE_SCHEDREC];
+	const struct run *st = rr->run[MODE_SCHEDREC_STACK];
 
 	fprintf(csv, "%s,%d,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,"
 		"%.0f,%.0f,%.0f,%.2f,%.2f,%.4f,%.2f,%.2f,%.4f,%.2f,%.2f,"
-		"%.4f,%.4f,%s\n",
+		"%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.2f,%.2f,%s\n",
 		workload, rr->round, rr->order, b->ns, f->ns, s->ns,
 		b->switches, f->switches, s->switches,
 		f->events, s->events, f->total_events, s->total_events,
@@ -407,6 +470,9 @@ static void csv_row(FILE *csv, const char *workload,
 		rr->bytes_per_event[MODE_FTRACE],
 		rr->bytes_per_event[MODE_SCHEDREC],
 		rr->slowdown[MODE_FTRACE], rr->slowdown[MODE_SCHEDREC],
+		st ? st->ns : NAN, rr->cost[MODE_SCHEDREC_STACK],
+		rr->stack_ratio, rr->stack_per_switch,
+		rr->bytes_per_event[MODE_SCHEDREC_STACK], rr->stack_bytes,
 		rr->flag[0] ? rr->flag : "ok");
 }
 
@@ -440,7 +506,10 @@ static void workload_summarize(const char *name, FILE *csv,
 		round_adjust(&rr[i], ws->adjusted ? ws->base_fit.slope : 0);
 		csv_row(csv, name, &rr[i]);
 		for (m = MODE_FTRACE; m < MODE_COUNT; m++)
-			ws->lost[m] += rr[i].run[m]->total_lost;
+			if (rr[i].run[m])
+				ws->lost[m] += rr[i].run[m]->total_lost;
+		if (rr[i].run[MODE_SCHEDREC_STACK])
+			ws->stack = true;
 	}
 
 	/* flagged rounds are in the CSV, not in the summary */
@@ -457,7 +526,8 @@ static void workload_summarize(const char *name, FILE *csv,
 	SUMMARIZE(ws->base_ms, rr[i].run[MODE_BASE]->ns / 1e6);
 	SUMMARIZE(ws->base_switches, rr[i].run[MODE_BASE]->switches);
 	for (m = MODE_FTRACE; m < MODE_COUNT; m++) {
-		SUMMARIZE(ws->events[m], rr[i].run[m]->events);
+		SUMMARIZE(ws->events[m], rr[i].run[m] ?
+			  run_events(rr[i].run[m]) : NAN);
 		SUMMARIZE(ws->slowdown[m], rr[i].slowdown[m] * 100);
 		SUMMARIZE(ws->raw_cost[m], rr[i].raw_cost[m]);
 		SUMMARIZE(ws->cost[m], rr[i].cost[m]);
@@ -468,6 +538,10 @@ static void workload_summarize(const char *name, FILE *csv,
 		  rr[i].ratio : NAN);
 	SUMMARIZE(ws->raw_ratio, rr[i].raw_cost[MODE_FTRACE] > 0 ?
 		  rr[i].raw_ratio : NAN);
+	SUMMARIZE(ws->stack_ratio, rr[i].cost[MODE_SCHEDREC] > 0 ?
+		  rr[i].stack_ratio : NAN);
+	SUMMARIZE(ws->stack_per_switch, rr[i].stack_per_switch);
+	SUMMARIZE(ws->stack_bytes, rr[i].stack_bytes);
 #undef SUMMARIZE
 }
 
@@ -485,6 +559,32 @@ static const char *target_verdict(const struct workload_summary *s)
 	return s->ratio.median <= TARGET_RATIO ? "met" : "NOT met";
 }
 
+/* What the stack event adds to schedrec, when schedbench ran with -s. */
+static void print_stack_table(const struct workload_summary *ws, int count)
+{
+	int w;
+
+	for (w = 0; w < count && !ws[w].stack; w++)
+		;
+	if (w == count)
+		return;
+	printf("\n| workload | schedrec+stack / schedrec, added ns per event, median [p25–p75] | min–max | stack: added ns per context switch, median [p25–p75] | stack record, bytes |\n");
+	printf("|---|---|---|---|---|\n");
+	for (w = 0; w < count; w++) {
+		const struct workload_summary *s = &ws[w];
+
+		if (!s->stack)
+			continue;
+		printf("| %s | %.2f [%.2f–%.2f] (%d rounds) | %.2f–%.2f | %.0f [%.0f–%.0f] | %.0f |\n",
+		       s->name, s->stack_ratio.median, s->stack_ratio.p25,
+		       s->stack_ratio.p75, s->stack_ratio.n,
+		       s->stack_ratio.min, s->stack_ratio.max,
+		       s->stack_per_switch.median, s->stack_per_switch.p25,
+		       s->stack_per_switch.p75, s->stack_bytes.median);
+	}
+	printf("\nschedrec+stack counts its events without its STACK records, which belong to their switches: its ns per event is what a switch or waking costs with stacks on. The per-switch column is its added time per context switch (/proc/stat) minus plain schedrec's, in the same round.\n");
+}
+
 static void print_tables(const struct workload_summary *ws, int count)
 {
 	int w, m;
@@ -499,15 +599,16 @@ static void print_tables(const struct workload_summary *ws, int count)
 		const struct workload_summary *s = &ws[w];
 
 		for (m = MODE_FTRACE; m < MODE_COUNT; m++)
-			printf("| %s | %s | %d of %d | %.0f | %.0f | %+.1f%% | %.0f [%.0f–%.0f] | %.0f [%.0f–%.0f] | %.1f | %.0f |\n",
-			       m == MODE_FTRACE ? s->name : "",
-			       mode_names[m], s->used, s->rounds,
-			       s->base_ms.median, s->events[m].median,
-			       s->slowdown[m].median, s->cost[m].median,
-			       s->cost[m].p25, s->cost[m].p75,
-			       s->raw_cost[m].median, s->raw_cost[m].p25,
-			       s->raw_cost[m].p75, s->bytes[m].median,
-			       s->lost[m]);
+			if (m != MODE_SCHEDREC_STACK || s->stack)
+				printf("| %s | %s | %d of %d | %.0f | %.0f | %+.1f%% | %.0f [%.0f–%.0f] | %.0f [%.0f–%.0f] | %.1f | %.0f |\n",
+				       m == MODE_FTRACE ? s->name : "",
+				       mode_names[m], s->used, s->rounds,
+				       s->base_ms.median, s->events[m].median,
+				       s->slowdown[m].median,
+				       s->cost[m].median, s->cost[m].p25,
+				       s->cost[m].p75, s->raw_cost[m].median,
+				       s->raw_cost[m].p25, s->raw_cost[m].p75,
+				       s->bytes[m].median, s->lost[m]);
 	}
 	printf("\n| workload | ratio schedrec/ftrace per round, median [p25–p75] | min–max | unadjusted ratio, median [p25–p75] | base: ns per switch (r², correction), switches per run | target ≤ %.2f |\n",
 	       TARGET_RATIO);
@@ -523,6 +624,7 @@ static void print_tables(const struct workload_summary *ws, int count)
 		       s->base_fit.r2, s->adjusted ? "applied" : "not applied",
 		       s->base_switches.median, target_verdict(s));
 	}
+	print_stack_table(ws, count);
 	printf("\nAdded ns/event compares each traced run with the same round's base run corrected to the traced run's number of context switches (base time per switch fitted over all rounds, applied only when the fit has r² ≥ %.1f); the unadjusted columns skip that correction. Bytes/event: schedrec, ring bytes used (PAD included) per record; ftrace, data bytes of the ring-buffer pages read (event headers and time extends included) per event.\n\n", MIN_R2);
 }
 

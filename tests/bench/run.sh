@@ -20,6 +20,13 @@
 # to memcpy and write() bandwidth measured in the same run.  Target: 20 M
 # records/s drained raw with no loss.
 #
+# After the boot: tests/bench/reports.sh, the throughput of `schedrec
+# report` on a synthetic trace of 100 M records (records/s, peak RSS, next
+# to cat and dd of the file), and against perf sched timehist and latency
+# on the same VM workload (a second boot, through tests/demo/run.sh).
+# Target: offcpu >= 20 M records/s on one core, and 20 times perf sched's
+# events/s.
+#
 # Outputs in build/bench/: console.log (the whole guest console), runs.csv
 # (one row per round and workload), summary.md (the tables printed last).
 #
@@ -46,6 +53,12 @@
 #   BENCH_KERNEL_SERIES=6.12 Debian kernel series (amd64 flavour)
 #   BENCH_TIMEOUT=3600       seconds before the VM is killed
 #   BENCH_DRAIN_SECONDS=3    seconds per drain_bench run (5 runs)
+#   BENCH_REPORTS=1          0: leave out the reports' benchmark
+#                            (tests/bench/reports.sh: BENCH_REPORT_RECORDS,
+#                            BENCH_PERF_LOOPS, BENCH_PERF_RUNS)
+#   BENCH_STACK=1            1: a fourth run per round, schedrec with the
+#                            stack event too (schedbench -s), and a table of
+#                            what the stacks cost; 0: the three modes only
 #
 # Exit status: 0 when every run completed and the guest kernel logged no
 # oops, BUG, WARNING, lockdep or KASAN report; whether the target is met is
@@ -67,12 +80,16 @@ qemu_cpu=${BENCH_QEMU_CPU:-max,cx16=off}
 series=${BENCH_KERNEL_SERIES:-6.12}
 vm_timeout=${BENCH_TIMEOUT:-3600}
 drain_seconds=${BENCH_DRAIN_SECONDS:-3}
+reports=${BENCH_REPORTS:-1}
+stack=${BENCH_STACK:-1}
 
 started=$(date +%s)
 
 log_tag=bench
 # shellcheck source=tests/vm/lib.sh
 . "$root/tests/vm/lib.sh"
+# shellcheck source=tests/bench/reports.sh
+. "$here/reports.sh"
 
 ensure_tools() {
 	ensure_vm_tools
@@ -107,19 +124,6 @@ build_programs() {
 		"$root/user/lib/srecwriter.c" -lz
 }
 
-# The real perf binary: Debian's /usr/bin/perf is either it or a wrapper
-# script that execs /usr/bin/perf_<version>.
-perf_binary() {
-	local p=/usr/bin/perf
-	if [ "$(head -c 4 "$p" | tr -d '\0')" = $'\x7fELF' ]; then
-		echo "$p"
-		return
-	fi
-	p=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$p" ] || die "no real perf binary next to the /usr/bin/perf wrapper"
-	echo "$p"
-}
-
 build_initramfs() {
 	local stage=$out/initramfs
 	stage_initramfs "$stage" "$here/init.sh"
@@ -141,6 +145,7 @@ clock_note() {
 boot() {
 	local vmlinuz=$1 args
 	args="-r,$rounds,-w,$warmup,-k,$buf_kb,-g,$hb_groups,-l,$hb_loops,-p,$pipe_loops"
+	[ "$stack" = 1 ] && args+=",-s"
 	QEMU_CPU=$qemu_cpu
 	QEMU_EXTRA=
 	[ "$icount" = 1 ] && QEMU_EXTRA="-icount shift=0,sleep=off"
@@ -180,12 +185,21 @@ main() {
 	build_initramfs
 	boot "$vmlinuz"
 	check_console || status=1
+	if [ "$reports" = 1 ]; then
+		log "report throughput on the host, and against perf sched on a VM run (a few minutes)"
+		{ reports_bench && echo && perf_vs_schedrec; } >"$out/reports.md" ||
+			status=1
+	fi
 	: >"$out/summary.md"
 	if grep -q '^@@bench run ' "$out/console.log"; then
 		"$out/report" "$out/console.log" "$out/runs.csv" "$(clock_note)" >"$out/summary.md"
 		echo >>"$out/summary.md"
 	fi
 	cat "$out/drain.md" >>"$out/summary.md"
+	if [ "$reports" = 1 ]; then
+		echo >>"$out/summary.md"
+		cat "$out/reports.md" >>"$out/summary.md"
+	fi
 	cat "$out/summary.md"
 	echo "Per-round numbers: $out/runs.csv"
 	echo "Summary: $out/summary.md"

@@ -5,7 +5,9 @@
  * For a number of rounds, runs each switch-heavy workload three times in a
  * rotating order: with nothing traced, with ftrace's sched_switch and
  * sched_waking events enabled, and with schedrec recording the same two
- * events.  Both tracers have one reader per CPU draining their buffers while
+ * events; with -s, a fourth time with schedrec recording them and the
+ * stack event too (the kernel stack at every switch-out), at a position
+ * that rotates too.  Both tracers have one reader per CPU draining their buffers while
  * the workload runs, so both pay for a consumer.  Every run prints one line
  * on stdout, "@@bench run key=value ...", which tests/bench/report.c turns
  * into the summary; nothing is computed here beyond raw counts.
@@ -55,6 +57,7 @@ enum bench_mode {
 	MODE_BASE,
 	MODE_FTRACE,
 	MODE_SCHEDREC,
+	MODE_SCHEDREC_STACK,	/* only with -s */
 	MODE_COUNT,
 };
 
@@ -62,10 +65,14 @@ static const char *const mode_names[MODE_COUNT] = {
 	[MODE_BASE] = "base",
 	[MODE_FTRACE] = "ftrace",
 	[MODE_SCHEDREC] = "schedrec",
+	[MODE_SCHEDREC_STACK] = "schedrec+stack",
 };
 
-/* The six orders of the three modes; round r uses order r % 6. */
-static const enum bench_mode mode_orders[6][MODE_COUNT] = {
+/*
+ * The six orders of the first three modes; round r uses order r % 6, and
+ * with -s runs schedrec+stack at position r % 4 of it.
+ */
+static const enum bench_mode mode_orders[6][MODE_SCHEDREC_STACK] = {
 	{ MODE_BASE, MODE_FTRACE, MODE_SCHEDREC },
 	{ MODE_FTRACE, MODE_SCHEDREC, MODE_BASE },
 	{ MODE_SCHEDREC, MODE_BASE, MODE_FTRACE },
@@ -81,6 +88,7 @@ struct options {
 	unsigned int hackbench_groups;
 	unsigned int hackbench_loops;
 	unsigned int pipe_loops;
+	bool stack;		/* -s: the schedrec+stack mode too */
 };
 
 #define WORKLOAD_ARGS	12
@@ -107,6 +115,7 @@ struct reader {
 	uint64_t records;	/* event records read */
 	uint64_t bytes;		/* bytes those records took in the buffer */
 	uint64_t other;		/* padding, time extends, LOST records */
+	uint64_t stacks;	/* schedrec: of the records, STACK ones */
 	uint64_t missed;	/* ftrace pages flagged with missed events */
 	uint64_t bad;		/* reads or records that did not parse */
 };
@@ -392,6 +401,16 @@ static int schedrec_setup(unsigned int buf_kb)
 
 static int schedrec_start(void)
 {
+	if (write_file(SCHEDREC_DIR "/events", "switch waking"))
+		return -1;
+	return write_file(SCHEDREC_DIR "/enable", "1");
+}
+
+/* The same events, and the stack of every task switched out. */
+static int schedrec_stack_start(void)
+{
+	if (write_file(SCHEDREC_DIR "/events", "switch waking stack"))
+		return -1;
 	return write_file(SCHEDREC_DIR "/enable", "1");
 }
 
@@ -456,10 +475,10 @@ static void *schedrec_reader_main(void *arg)
 				r->bad++;
 				break;
 			}
-			if (hdr.type >= SCHEDREC_EV_FIRST &&
-			    hdr.type <= SCHEDREC_EV_LAST) {
+			if (SCHEDREC_EV_IS_EVENT(hdr.type)) {
 				r->records++;
 				r->bytes += hdr.size;
+				r->stacks += hdr.type == SCHEDREC_EV_STACK;
 			} else {
 				r->other++;
 			}
@@ -483,6 +502,14 @@ static const struct tracer tracers[MODE_COUNT] = {
 	},
 	[MODE_SCHEDREC] = {
 		.start = schedrec_start,
+		.stop = schedrec_stop,
+		.count = schedrec_count,
+		.reader_main = schedrec_reader_main,
+		.reader_path = SCHEDREC_DIR "/cpu/%d",
+		.reader_flags = O_RDONLY,
+	},
+	[MODE_SCHEDREC_STACK] = {
+		.start = schedrec_stack_start,
 		.stop = schedrec_stop,
 		.count = schedrec_count,
 		.reader_main = schedrec_reader_main,
@@ -551,6 +578,7 @@ static int readers_join(struct reader *sum)
 		sum->records += r->records;
 		sum->bytes += r->bytes;
 		sum->other += r->other;
+		sum->stacks += r->stacks;
 		sum->missed += r->missed;
 		sum->bad += r->bad;
 	}
@@ -637,7 +665,8 @@ static void run_print(int round, int pos, enum bench_mode mode,
 	       "switches=%llu "
 	       "events=%llu lost=%llu total_events=%llu total_lost=%llu "
 	       "stat_bytes=%llu read_records=%llu read_bytes=%llu "
-	       "read_other=%llu read_missed=%llu read_bad=%llu\n",
+	       "read_other=%llu read_missed=%llu read_bad=%llu "
+	       "read_stacks=%llu\n",
 	       round, wl->name, mode_names[mode], pos,
 	       (unsigned long long)res->ns,
 	       (unsigned long long)res->switches,
@@ -650,7 +679,8 @@ static void run_print(int round, int pos, enum bench_mode mode,
 	       (unsigned long long)res->sum.bytes,
 	       (unsigned long long)res->sum.other,
 	       (unsigned long long)res->sum.missed,
-	       (unsigned long long)res->sum.bad);
+	       (unsigned long long)res->sum.bad,
+	       (unsigned long long)res->sum.stacks);
 	fflush(stdout);
 }
 
@@ -706,13 +736,14 @@ static void workloads_init(struct workload wl[NR_WORKLOADS],
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: schedbench [-r ROUNDS] [-w WARMUP] [-k BUF_KB] [-g GROUPS] [-l LOOPS] [-p PIPE_LOOPS]\n"
+		"usage: schedbench [-r ROUNDS] [-w WARMUP] [-k BUF_KB] [-g GROUPS] [-l LOOPS] [-p PIPE_LOOPS] [-s]\n"
 		"  -r  measured rounds (default 20)\n"
 		"  -w  warm-up rounds, printed with a negative round (default 1)\n"
 		"  -k  per-CPU buffer of both tracers in KiB (default 4096)\n"
 		"  -g  hackbench -g (default 2)\n"
 		"  -l  hackbench -l (default 200)\n"
 		"  -p  perf bench sched pipe -l, unpinned and pinned to CPU 0 (default 20000)\n"
+		"  -s  also schedrec with the stack event (mode schedrec+stack)\n"
 		"example: schedbench -r 2 -w 0 -l 50 -p 5000\n");
 }
 
@@ -739,10 +770,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		.hackbench_groups = 2, .hackbench_loops = 200,
 		.pipe_loops = 20000,
 	};
-	while ((opt = getopt(argc, argv, "r:w:k:g:l:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:w:k:g:l:p:sh")) != -1) {
 		if (opt == 'h') {
 			print_usage(stdout);
 			exit(0);
+		}
+		if (opt == 's') {
+			o->stack = true;
+			continue;
 		}
 		if (!optarg || parse_uint(optarg, &val)) {
 			print_usage(stderr);
@@ -779,6 +814,21 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/* The modes of @round in the order they run; returns how many. */
+static int round_order(int round, bool stack, enum bench_mode *order)
+{
+	const enum bench_mode *three = mode_orders[(round % 6 + 6) % 6];
+	int insert = stack ? (round % 4 + 4) % 4 : -1, i, n = 0;
+
+	for (i = 0; i <= MODE_SCHEDREC_STACK; i++) {
+		if (i == insert)
+			order[n++] = MODE_SCHEDREC_STACK;
+		if (i < MODE_SCHEDREC_STACK)
+			order[n++] = three[i];
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct workload wl[NR_WORKLOADS] = { 0 };
@@ -795,17 +845,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	uname(&uts);
-	printf("@@bench info kernel=%s cpus=%d rounds=%d warmup=%d buf_kb=%u hackbench=-g%u,-l%u pipe_loops=%u\n",
+	printf("@@bench info kernel=%s cpus=%d rounds=%d warmup=%d buf_kb=%u hackbench=-g%u,-l%u pipe_loops=%u%s\n",
 	       uts.release, nr_cpus, o.rounds, o.warmup, o.buf_kb,
-	       o.hackbench_groups, o.hackbench_loops, o.pipe_loops);
+	       o.hackbench_groups, o.hackbench_loops, o.pipe_loops,
+	       o.stack ? " stack=on" : "");
 	workloads_init(wl, &o);
 	if (ftrace_setup(o.buf_kb) || schedrec_setup(o.buf_kb))
 		return 1;
 	for (round = -o.warmup; round < o.rounds; round++) {
-		const enum bench_mode *order = mode_orders[(round % 6 + 6) % 6];
+		enum bench_mode order[MODE_COUNT];
+		int modes = round_order(round, o.stack, order);
 
 		for (w = 0; w < NR_WORKLOADS; w++) {
-			for (pos = 0; pos < MODE_COUNT; pos++) {
+			for (pos = 0; pos < modes; pos++) {
 				if (run_one(order[pos], &wl[w], &res)) {
 					printf("@@bench error round %d %s %s failed\n",
 					       round, wl[w].name,

@@ -11,3 +11,34 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 chmod 755 /
+
+# Load kernel module $1 from /lib/modules (stage_kernel_modules in
+# tests/vm/lib.sh puts it there), after the modules it depends on; the
+# other arguments are its parameters.
+guest_load_module() {
+	local name=$1 dep
+	shift
+	for dep in $(cat "/lib/modules/$name.deps"); do
+		[ -d "/sys/module/$dep" ] || insmod "/lib/modules/$dep.ko" || return 1
+	done
+	insmod "/lib/modules/$name.ko" "$@"
+}
+
+# Send file $1 to the host through the second serial port, ttyS1 (QEMU
+# options from vm_out_args in tests/vm/lib.sh), under the name $2 (one
+# word; default: its base name): a "@@file-begin NAME SIZE SHA256" line,
+# the file's gzip in base64, and "@@file-end NAME".  vm_receive on the
+# host checks and decodes it.
+guest_send() {
+	local file=$1 name=${2:-$(basename "$1")} port=/dev/ttyS1
+	if [ ! -r "$file" ] || [ ! -c "$port" ]; then
+		echo "guest_send: cannot send $file through $port"
+		return 1
+	fi
+	stty -F "$port" raw -echo 2>/dev/null
+	{
+		echo "@@file-begin $name $(wc -c <"$file") $(sha256sum "$file" | cut -d' ' -f1)"
+		gzip -c "$file" | base64
+		echo "@@file-end $name"
+	} >"$port"
+}

@@ -3,8 +3,9 @@
 # tests/vm/lib.sh: what the VM test run (tests/check.sh) and the benchmark
 # (tests/bench/run.sh) share, sourced by both: installing host packages,
 # resolving and fetching Debian's kernels, building schedrec.ko for one of
-# them, packing a busybox initramfs, booting it under QEMU TCG and scanning
-# the guest's console for kernel trouble.
+# them, packing a busybox initramfs, booting it under QEMU TCG, taking
+# files out of the guest (vm_receive) and scanning the guest's console for
+# kernel trouble.
 #
 # The caller sets `root` (the repository) and `log_tag` (prefix of messages).
 
@@ -58,6 +59,8 @@ ensure_vm_tools() {
 		/usr/bin/make make
 		/usr/lib/x86_64-linux-gnu/libc.a libc6-dev
 		/usr/bin/hackbench rt-tests
+		/usr/sbin/modinfo kmod
+		/usr/bin/xz xz-utils
 	EOF
 }
 
@@ -93,22 +96,100 @@ kernel_headers() {
 	echo "$dir"
 }
 
-# vmlinuz of linux-image-<release>-unsigned, cached under $2.
+# Kernel modules VM runs load besides schedrec.ko, kept (with what they
+# depend on) next to each cached vmlinuz: null_blk, a disk for the demo
+# workload's synchronous reads.
+vm_kernel_modules="null_blk"
+
+# Unpack linux-image-<release>-unsigned into a new directory under $2;
+# prints it.
+kernel_package_unpack() {
+	local rel=$1 tmp
+	tmp=$(mktemp -d "$2/unpack.XXXXXX") || die "cannot create a directory in $2"
+	mkdir "$tmp/deb"
+	chmod 777 "$tmp/deb"	# apt-get download may drop to _apt
+	log "downloading linux-image-$rel-unsigned"
+	(cd "$tmp/deb" && apt-get download -q "linux-image-$rel-unsigned" \
+		2> >(grep -v 'unsandboxed' >&2)) >&2 ||
+		die "apt-get download linux-image-$rel-unsigned failed"
+	dpkg-deb -x "$tmp"/deb/*.deb "$tmp/root" ||
+		die "cannot unpack linux-image-$rel-unsigned"
+	rm -rf "$tmp/deb"
+	echo "$tmp"
+}
+
+# Copy module $3 of the kernel tree unpacked in $1, and the modules it
+# depends on, uncompressed into $2 as NAME.ko (busybox insmod loads only
+# plain .ko files); NAME.deps lists what must be loaded before it, in
+# order.  guest_load_module (guest-setup.sh) loads them.
+keep_kernel_module() {
+	local tree=$1 dest=$2 name=$3 src dep deps=() more
+	[ -e "$dest/$name.deps" ] && return 0
+	src=$(find "$tree/lib/modules" \( -name "$name.ko*" -o \
+		-name "${name//_/-}.ko*" \) -print -quit)
+	[ -n "$src" ] || die "no module $name in the kernel package"
+	case "$src" in
+	*.ko.xz) xz -dc "$src" >"$dest/$name.ko.tmp" ;;
+	*.ko.gz) gzip -dc "$src" >"$dest/$name.ko.tmp" ;;
+	*.ko) cp "$src" "$dest/$name.ko.tmp" ;;
+	*) die "cannot decompress $src" ;;
+	esac || die "cannot decompress $src"
+	mv "$dest/$name.ko.tmp" "$dest/$name.ko"
+	for dep in $(modinfo -F depends "$dest/$name.ko" | tr , ' '); do
+		keep_kernel_module "$tree" "$dest" "$dep"
+		mapfile -t more <"$dest/$dep.deps"
+		deps+=("${more[@]}" "$dep")
+	done
+	printf '%s\n' "${deps[@]}" | awk 'NF && !seen[$0]++' >"$dest/$name.deps.tmp"
+	mv "$dest/$name.deps.tmp" "$dest/$name.deps"
+}
+
+keep_vm_kernel_modules() {
+	local tree=$1 dest=$2 name
+	mkdir -p "$dest"
+	for name in $vm_kernel_modules; do
+		keep_kernel_module "$tree" "$dest" "$name"
+	done
+}
+
+# vmlinuz of linux-image-<release>-unsigned, cached under $2, with the
+# modules of $vm_kernel_modules.
 kernel_image() {
-	local rel=$1 dir=$2/$1
+	local rel=$1 dir=$2/$1 tmp
 	if [ ! -s "$dir/vmlinuz" ]; then
-		log "downloading linux-image-$rel-unsigned"
 		rm -rf "$dir"
-		mkdir -p "$dir/deb"
-		chmod 777 "$dir/deb"	# apt-get download may drop to _apt
-		(cd "$dir/deb" && apt-get download -q "linux-image-$rel-unsigned" \
-			2> >(grep -v 'unsandboxed' >&2)) >&2 ||
-			die "apt-get download linux-image-$rel-unsigned failed"
-		dpkg-deb -x "$dir"/deb/*.deb "$dir/root"
-		cp "$dir/root/boot/vmlinuz-$rel" "$dir/vmlinuz"
-		rm -rf "$dir/deb" "$dir/root"
+		mkdir -p "$dir"
+		tmp=$(kernel_package_unpack "$rel" "$dir") || exit 1
+		keep_vm_kernel_modules "$tmp/root" "$dir/modules"
+		cp "$tmp/root/boot/vmlinuz-$rel" "$dir/vmlinuz.tmp"
+		mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
+		rm -rf "$tmp"
 	fi
 	echo "$dir/vmlinuz"
+}
+
+# The directory of the modules of $vm_kernel_modules for <release> (see
+# keep_kernel_module), fetched into the cache $2 if an older run kept only
+# vmlinuz.
+kernel_modules() {
+	local rel=$1 dir=$2/$1 tmp name incomplete=
+	for name in $vm_kernel_modules; do
+		[ -e "$dir/modules/$name.deps" ] || incomplete=1
+	done
+	if [ -n "$incomplete" ]; then
+		mkdir -p "$dir"
+		tmp=$(kernel_package_unpack "$rel" "$dir") || exit 1
+		keep_vm_kernel_modules "$tmp/root" "$dir/modules"
+		rm -rf "$tmp"
+	fi
+	echo "$dir/modules"
+}
+
+# Copy the kept modules of directory $1 to /lib/modules of staging
+# directory $2.
+stage_kernel_modules() {
+	mkdir -p "$2/lib/modules"
+	cp "$1"/*.ko "$1"/*.deps "$2/lib/modules/"
 }
 
 # Build schedrec.ko for the headers in $1 from a private copy of the sources
@@ -117,12 +198,25 @@ build_module() {
 	local kdir=$1 dir=$2
 	rm -rf "$dir"
 	mkdir -p "$dir/kmod"
-	cp -r "$root/Kbuild" "$root/include" "$dir/"
+	cp -r "$root/Kbuild" "$root/VERSION" "$root/include" "$dir/"
 	find "$root/kmod" -maxdepth 1 -type f \
 		\( -name '*.c' -o -name '*.h' -o -name Kbuild \) \
 		! -name '*.mod.c' -exec cp {} "$dir/kmod/" \;
 	make -C "$kdir" M="$dir" modules >"$dir.log" 2>&1 &&
 		[ -f "$dir/kmod/schedrec.ko" ]
+}
+
+# The real perf binary: Debian's /usr/bin/perf is either it or a wrapper
+# script that execs /usr/bin/perf_<version>.
+perf_binary() {
+	local p=/usr/bin/perf
+	if [ "$(head -c 4 "$p" | tr -d '\0')" = $'\x7fELF' ]; then
+		echo "$p"
+		return
+	fi
+	p=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$p" ] || die "no real perf binary next to the /usr/bin/perf wrapper"
+	echo "$p"
 }
 
 # Copy a dynamically linked program to $2/bin, with every shared library it
@@ -157,16 +251,73 @@ pack_initramfs() {
 # $3 seconds, the whole console on stdout; further arguments are appended to
 # the kernel command line.  /dev/kvm exists on these hosts but hangs, and
 # multi-threaded TCG occasionally corrupts the guest's text patching, so
-# this is single-threaded TCG.  Extra QEMU options come from QEMU_EXTRA.
+# this is single-threaded TCG.  Extra QEMU options come from QEMU_EXTRA;
+# QEMU_NICE, if set, is QEMU's nice value on the host (the guest's clock
+# follows the host's, so a QEMU kept waiting by host load sees its timers
+# fire late).
 boot_vm() {
 	local vmlinuz=$1 initrd=$2 limit=$3
 	shift 3
 	# shellcheck disable=SC2086
-	timeout --kill-after=10 "$limit" qemu-system-x86_64 \
+	${QEMU_NICE:+nice -n "$QEMU_NICE"} \
+		timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 		-accel tcg,thread=single -cpu "${QEMU_CPU:-max}" -smp 2 -m 1024 \
 		-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" ${QEMU_EXTRA:-} \
 		</dev/null 2>&1 | sed -u 's/\r$//'
+}
+
+# QEMU options (for QEMU_EXTRA) of a second serial port, the guest's
+# ttyS1, whose output goes to file $1 (a path without spaces): guest_send
+# (guest-setup.sh) writes files there, vm_receive takes them out.  A PCI
+# 16550, not a second ISA one: the ISA port's edge-triggered interrupt,
+# threaded on PREEMPT_RT, storms while QEMU sends ("irq 3: nobody cared",
+# the IRQ disabled, 600 KiB taking 19 s); the PCI port's is level-triggered
+# and masked while its thread runs.  The kernels probe it right after the
+# legacy ttyS0, as ttyS1.  Any serial option turns off -nographic's
+# default one, so the console (ttyS0, with the monitor, on stdio) is
+# spelled out first.
+vm_out_args() {
+	echo "-serial mon:stdio -chardev file,id=vmout,path=$1 -device pci-serial,chardev=vmout"
+}
+
+# Take the file that guest_send sent as NAME ($2) out of the capture of the
+# guest's ttyS1 ($1) into $3: its gzip, in base64 between
+# "@@file-begin NAME SIZE SHA256" and "@@file-end NAME" lines.  Fails,
+# saying why, if it is missing, cut short, or its size or SHA-256 differs
+# from what the guest computed.
+vm_receive() {
+	local capture=$1 name=$2 dest=$3 size sum got
+	# awk reads to the end: an early exit would fail tr under pipefail
+	read -r size sum < <(tr -d '\r' <"$capture" |
+		awk -v n="$name" '$1 == "@@file-begin" && $2 == n && !seen++ { print $3, $4 }')
+	if [ -z "${sum:-}" ]; then
+		log "the guest sent no file $name (capture: $capture)"
+		return 1
+	fi
+	if ! tr -d '\r' <"$capture" | awk -v n="$name" '
+		done { next }
+		$1 == "@@file-begin" && $2 == n { on = 1; next }
+		on && $1 == "@@file-end" && $2 == n { done = 1; next }
+		on { print }
+		END { exit !done }' >"$dest.b64"; then
+		log "file $name from the guest is cut short (no end marker in $capture)"
+		rm -f "$dest.b64"
+		return 1
+	fi
+	if ! base64 -d "$dest.b64" | gzip -dc >"$dest.part"; then
+		log "file $name from the guest does not decode (base64, gzip): corrupt in transfer"
+		rm -f "$dest.b64" "$dest.part"
+		return 1
+	fi
+	rm -f "$dest.b64"
+	got="$(stat -c %s "$dest.part") $(sha256sum "$dest.part" | cut -d' ' -f1)"
+	if [ "$got" != "$size $sum" ]; then
+		log "file $name from the guest differs from what it sent: size and SHA-256 $got, the guest said $size $sum"
+		rm -f "$dest.part"
+		return 1
+	fi
+	mv "$dest.part" "$dest"
 }
 
 # Kernel trouble in a guest console log: prints the offending lines.

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/bench/reports.sh: the throughput of `schedrec report`, sourced by
+# tests/bench/run.sh (which sets root, out and the lib.sh helpers) and
+# runnable alone: `bash tests/bench/reports.sh` (BENCH_REPORT_RECORDS to
+# change the size).
+#
+# Part 1: gentrace writes a synthetic trace of BENCH_REPORT_RECORDS records (100 M
+# by default, 3.2 GB, kept in build/bench/ between runs) with the real
+# writer; each report reads it three times, and the best run counts:
+# records/s and MB/s of CPU time (user + system, which the shared host's
+# load disturbs less than wall time), wall time next to `cat TRACE >
+# /dev/null` timed the same way in the same run, and peak RSS.  The same
+# report on a trace a tenth as long shows that memory does not grow with
+# the trace.  Target: offcpu >= 20 M records/s on one core.
+#
+# Part 2 (perf_vs_schedrec): perf sched timehist and latency against
+# schedrec report offcpu, each on its own recording of the same VM
+# workload; target: schedrec 20 times perf's events/s.
+
+reports_records=${BENCH_REPORT_RECORDS:-100000000}
+reports_list="offcpu tenancy states latency"
+
+# Best of three runs of "$@": prints "wall cpu maxrss_kb" of the run with
+# the least CPU time.
+best_of_three() {
+	local i line best= best_cpu=
+	for i in 1 2 3; do
+		line=$(/usr/bin/time -f '%e %U %S %M' "$@" 2>&1 >/dev/null |
+			tail -n 1)
+		read -r wall user sys rss <<<"$line"
+		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+		if [ -z "$best" ] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then
+			best="$wall $cpu $rss"
+			best_cpu=$cpu
+		fi
+	done
+	echo "$best"
+}
+
+# A synthetic trace of $1 records at $2, made once per gentrace build.
+reports_trace() {
+	local records=$1 path=$2 stamp
+	stamp="$records $(sha1sum "$out/gentrace" | cut -d' ' -f1)"
+	if [ -s "$path" ] && [ "$(cat "$path.stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	log "generating a synthetic trace of $records records ($path)"
+	"$out/gentrace" -c 4 -t 64 -n "$records" "$path" >&2 ||
+		die "gentrace failed"
+	echo "$stamp" >"$path.stamp"
+}
+
+reports_bench() {
+	local big=$out/reports-big.srec small=$out/reports-small.srec
+	local bytes cat_line cat_wall dd_wall r line wall cpu rss small_rss
+	local schedrec=$root/build/user/schedrec
+
+	make -C "$root/user" >/dev/null || die "cannot build the tools"
+	gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$root/include" \
+		-I"$root/user/lib" -o "$out/gentrace" "$here/gentrace.c" \
+		"$root/build/user/libsrec.a" -lz || die "cannot build gentrace"
+	reports_trace "$reports_records" "$big"
+	reports_trace $((reports_records / 10)) "$small"
+	bytes=$(stat -c %s "$big")
+	cat_line=$(best_of_three cat "$big")
+	read -r cat_wall _ _ <<<"$cat_line"
+	# cat may hand /dev/null the file without reading it: dd reads it
+	read -r dd_wall _ _ <<<"$(best_of_three dd if="$big" of=/dev/null bs=1M)"
+	echo "## Report throughput (host, one core each)"
+	echo
+	echo "A synthetic trace of $reports_records records, $((bytes / 1000000)) MB, 4 CPUs, 64 threads (tests/bench/gentrace.c); best of 3 runs by CPU time. Peers in this run: \`cat\` of the file to /dev/null, $cat_wall s wall (it may not copy the data); \`dd bs=1M\` of it to /dev/null, which reads every byte, $dd_wall s. RSS a tenth: the same report on a trace of $((reports_records / 10)) records."
+	echo
+	echo "| report | CPU s | M records/s (CPU) | MB/s (CPU) | wall s | wall / cat | wall / dd | peak RSS MB | RSS a tenth MB |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for r in $reports_list; do
+		line=$(best_of_three "$schedrec" report "$r" -q "$big")
+		read -r wall cpu rss <<<"$line"
+		read -r _ _ small_rss <<<"$(best_of_three "$schedrec" report "$r" -q "$small")"
+		awk -v r="$r" -v n="$reports_records" -v b="$bytes" -v c="$cpu" \
+			-v w="$wall" -v cw="$cat_wall" -v dw="$dd_wall" \
+			-v rss="$rss" -v srss="$small_rss" \
+			'BEGIN { printf "| %s | %.2f | %.1f | %.0f | %.2f | %.1f | %.1f | %.1f | %.1f |\n",
+				r, c, n / c / 1e6, b / c / 1e6, w,
+				(cw > 0 ? w / cw : 0), (dw > 0 ? w / dw : 0),
+				rss / 1024, srss / 1024 }'
+	done
+	echo
+	echo "Target: offcpu >= 20 M records/s on one core."
+}
+
+# perf sched against schedrec report on the same workload: the demo's VM
+# run (tests/demo/run.sh, DEMO_WORKLOAD=hackbench) records `hackbench -g 4
+# -l BENCH_PERF_LOOPS` with both perf sched record and schedrec record in
+# one boot and brings both files out; each tool then reads its own file on
+# the host, BENCH_PERF_RUNS times in a row, best of three such loops by CPU
+# time, and wall time of the same loop.  Events: the records of each file
+# (perf script's lines; schedrec's records).
+perf_vs_schedrec() {
+	local dir=$out/perf-demo n=${BENCH_PERF_RUNS:-20} perf_events sr_events
+	local line t_timehist t_latency t_offcpu w_timehist w_latency w_offcpu
+	local schedrec=$root/build/user/schedrec
+
+	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
+		DEMO_HACKBENCH_LOOPS=${BENCH_PERF_LOOPS:-1000} \
+		bash "$here/../demo/run.sh" >"$out/perf-demo.log" 2>&1 ||
+		die "the demo run for the perf comparison failed (log: $out/perf-demo.log)"
+	perf_events=$(perf script -i "$dir/perf.data" 2>/dev/null | wc -l)
+	sr_events=$("$root/build/user/srecdump" "$dir/demo.srec" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+$/ && NF > 3' | wc -l)
+	[ "$perf_events" -gt 0 ] && [ "$sr_events" -gt 0 ] ||
+		die "no events in the demo's perf.data or trace"
+	loop() {
+		local i
+		for i in $(seq "$n"); do
+			"$@" >/dev/null 2>&1
+		done
+	}
+	timed() {
+		best_of_three bash -c "$(declare -f loop); n=$n; loop $*"
+	}
+	read -r w_timehist t_timehist _ <<<"$(timed perf sched timehist -i "'$dir/perf.data'")"
+	read -r w_latency t_latency _ <<<"$(timed perf sched latency -i "'$dir/perf.data'")"
+	read -r w_offcpu t_offcpu _ <<<"$(timed "'$schedrec'" report offcpu -q "'$dir/demo.srec'")"
+	echo "## schedrec report vs perf sched, the same VM workload"
+	echo
+	echo "hackbench -g 4 -l ${BENCH_PERF_LOOPS:-1000} in one VM boot (Debian 6.12, TCG), recorded by perf sched record and schedrec record together; each file read $n times in a row on the host, best of 3 by CPU time (user + system), with that run's wall time. perf.data: $perf_events events; the .srec: $sr_events records."
+	echo
+	echo "| command | CPU s | wall s | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
+	echo "|---|---|---|---|---|---|---|"
+	for line in "perf sched timehist:$t_timehist:$w_timehist:$perf_events" \
+		"perf sched latency:$t_latency:$w_latency:$perf_events" \
+		"schedrec report offcpu:$t_offcpu:$w_offcpu:$sr_events"; do
+		IFS=: read -r name t w ev <<<"$line"
+		awk -v name="$name" -v t="$t" -v w="$w" -v ev="$ev" -v n="$n" \
+			-v ot="$t_offcpu" -v ow="$w_offcpu" -v oev="$sr_events" \
+			'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.0f | %.1f | %.1f |\n",
+				name, t, w, ev * n / t, ev * n / w,
+				(oev / ot) / (ev / t), (oev / ow) / (ev / w) }'
+	done
+	echo
+	echo "Target: schedrec report offcpu reads at least 20 times as many events per second as perf sched."
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -euo pipefail
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	root=$(cd "$here/../.." && pwd)
+	out=$root/build/bench
+	log_tag=bench
+	# shellcheck source=tests/vm/lib.sh
+	. "$root/tests/vm/lib.sh"
+	mkdir -p "$out"
+	reports_bench
+	echo
+	perf_vs_schedrec
+fi
