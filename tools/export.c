@@ -265,7 +265,10 @@ static int open_output(const struct front *fr,
 	return EXIT_OK;
 }
 
-/* Close the output; EXIT_FAIL (and no file left) if it failed. */
+/*
+ * Close the output; EXIT_FAIL if it failed.  No file is left after a
+ * failure or a usage error.
+ */
 static int close_output(struct export_ctx *ctx, int status, int err)
 {
 	bool is_stdout = ctx->out == stdout;
@@ -284,7 +287,7 @@ static int close_output(struct export_ctx *ctx, int status, int err)
 			  is_stdout ? "standard output" : ctx->out_path);
 	if (err)
 		status = EXIT_FAIL;
-	if (status == EXIT_FAIL && ctx->out_is_file)
+	if ((status == EXIT_FAIL || status == EXIT_USAGE) && ctx->out_is_file)
 		unlink(ctx->out_path);
 	return status;
 }
@@ -318,6 +321,8 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 	if (ret) {
 		front_pass_failed(fr, ret, "exporting");
 		status = EXIT_LOST;
+	} else if (front_window_after_end(fr)) {
+		return close_output(ctx, EXIT_USAGE, 0);
 	}
 	ret = fmt->finish(priv, ctx);
 	return close_output(ctx, ret ? EXIT_FAIL : status, ret);

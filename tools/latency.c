@@ -29,20 +29,16 @@ static const char *const kind_names[NR_KINDS] = {
 };
 
 struct latency_row {
-	bool used;
-	const struct task *task;	/* the thread; a process's leader */
-	uint32_t key;
+	struct report_row r;		/* first */
 	struct durstats d[NR_KINDS];
 	bool uncertain[NR_KINDS];	/* its max overlaps lost events */
 };
 
 struct latency {
 	struct report_ctx *ctx;
-	bool by_process;
 	bool wakers_csv;
 	bool hist_csv;
-	struct per_task threads;	/* struct latency_row */
-	struct keyed processes;		/* struct latency_row, by process */
+	struct report_rows rows;	/* struct latency_row */
 	struct log2hist hist[NR_KINDS];	/* of the selection, in us */
 	/* (thread, waker): count wakeups; other NULL: interrupt context */
 	struct keyed wakers;
@@ -64,7 +60,7 @@ static int latency_parse(void *priv, const struct report_ctx *ctx, int key,
 	(void)ctx;
 	switch (key) {
 	case OPT_BY:
-		return report_parse_by(&latency_report, arg, &l->by_process);
+		return report_parse_by(&latency_report, arg, &l->rows.by_process);
 	case OPT_WAKERS:
 		l->wakers_csv = true;
 		return 0;
@@ -73,30 +69,6 @@ static int latency_parse(void *priv, const struct report_ctx *ctx, int key,
 		return 0;
 	}
 	return -EINVAL;
-}
-
-static struct latency_row *row_of(struct latency *l, const struct task *t)
-{
-	struct latency_row *row;
-	uint32_t key;
-	bool fresh;
-
-	if (!l->by_process) {
-		row = per_task_get(&l->threads, t);
-		if (row)
-			row->task = t;
-		return row;
-	}
-	key = t->tgid ? t->tgid : t->tid;
-	row = keyed_get(&l->processes, key, &fresh);
-	if (!row)
-		return NULL;
-	if (fresh)
-		row->key = key;
-	/* a process is named after its leader, or its latest thread */
-	if (!row->task || t->tid == key || row->task->tid != key)
-		row->task = t;
-	return row;
 }
 
 static void count_waker(struct latency *l, const struct latency_ev *ev)
@@ -122,12 +94,12 @@ static void on_latency(void *arg, const struct latency_ev *ev)
 	if (!select_task(&l->ctx->sel, (struct task *)ev->task) ||
 	    !select_cpu(&l->ctx->sel, ev->cpu))
 		return;
-	row = row_of(l, ev->task);
+	row = (void *)report_row_of(&l->rows, ev->task);
 	if (!row) {
 		l->failed = true;
 		return;
 	}
-	row->used = true;
+	row->r.used = true;
 	if (len >= row->d[ev->kind].max && (ev->flags & IV_UNCERTAIN))
 		row->uncertain[ev->kind] = true;
 	else if (len > row->d[ev->kind].max)
@@ -153,14 +125,13 @@ static int latency_start(void *priv, struct report_ctx *ctx)
 				   "--wakers or --hist: one table at a time");
 		return -EINVAL;
 	}
-	if (l->wakers_csv && l->by_process) {
+	if (l->wakers_csv && l->rows.by_process) {
 		report_usage_error(&latency_report,
 				   "--wakers is per thread: leave out --by process");
 		return -EINVAL;
 	}
 	l->ctx = ctx;
-	l->threads.size = sizeof(struct latency_row);
-	l->processes.size = sizeof(struct latency_row);
+	report_rows_init(&l->rows, sizeof(struct latency_row));
 	return schedmodel_add_handler(ctx->model, &h);
 }
 
@@ -169,10 +140,11 @@ static uint64_t row_count(const struct latency_row *row)
 	return row->d[LATENCY_WAKEUP].count + row->d[LATENCY_RUNQUEUE].count;
 }
 
-static int compare_rows(const void *a, const void *b)
+static int compare_rows(const struct report_row *a, const struct report_row *b,
+			void *arg)
 {
-	const struct latency_row *x = *(const struct latency_row *const *)a;
-	const struct latency_row *y = *(const struct latency_row *const *)b;
+	const struct latency_row *x = (const void *)a;
+	const struct latency_row *y = (const void *)b;
 	uint64_t kx = x->d[LATENCY_WAKEUP].max > x->d[LATENCY_RUNQUEUE].max ?
 		      x->d[LATENCY_WAKEUP].max : x->d[LATENCY_RUNQUEUE].max;
 	uint64_t ky = y->d[LATENCY_WAKEUP].max > y->d[LATENCY_RUNQUEUE].max ?
@@ -182,41 +154,8 @@ static int compare_rows(const void *a, const void *b)
 		return kx > ky ? -1 : 1;
 	if (row_count(x) != row_count(y))
 		return row_count(x) > row_count(y) ? -1 : 1;
-	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
-}
-
-static struct latency_row **sorted_rows(struct latency *l, size_t *count)
-{
-	struct latency_row *rows = l->by_process ? l->processes.items :
-						    l->threads.items;
-	size_t n = l->by_process ? l->processes.count : l->threads.count, i;
-	struct latency_row **v = calloc(n ? n : 1, sizeof(*v));
-
-	*count = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (rows[i].used)
-			v[(*count)++] = &rows[i];
-	qsort(v, *count, sizeof(*v), compare_rows);
-	return v;
-}
-
-static void cells_who(struct latency *l, struct table *tab,
-		      const struct latency_row *row)
-{
-	if (!l->by_process)
-		table_u64(tab, row->task->tid);
-	report_cell_pid(tab, row->task);
-	table_str(tab, report_comm(row->task));
-}
-
-static void columns_who(struct latency *l, struct table *tab)
-{
-	if (!l->by_process)
-		table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	(void)arg;
+	return a->task->tid < b->task->tid ? -1 : a->task->tid > b->task->tid;
 }
 
 /* COUNT P50 P90 P99 MAX of one kind, "~" on a max that overlaps loss. */
@@ -246,7 +185,7 @@ static void cells_stats(struct table *tab, struct latency_row *row,
 	}
 }
 
-static int print_text(struct latency *l, struct latency_row **rows, size_t n)
+static int print_text(struct latency *l, struct report_row **rows, size_t n)
 {
 	struct report_ctx *ctx = l->ctx;
 	struct table *tab = table_new();
@@ -261,7 +200,7 @@ static int print_text(struct latency *l, struct latency_row **rows, size_t n)
 	fprintf(ctx->out, "\nRunqueue latency after preemption (R switch-out -> on CPU):\n");
 	log2hist_print(ctx->out, &l->hist[LATENCY_RUNQUEUE], "usecs");
 	fputc('\n', ctx->out);
-	columns_who(l, tab);
+	report_rows_columns(&l->rows, tab);
 	for (k = 0; k < NR_KINDS; k++) {
 		static const char *const heads[NR_KINDS][5] = {
 			{ "WAKEUPS", "W-P50", "W-P90", "W-P99", "W-MAX" },
@@ -275,24 +214,18 @@ static int print_text(struct latency *l, struct latency_row **rows, size_t n)
 	}
 	for (i = 0; i < shown; i++) {
 		table_row(tab);
-		cells_who(l, tab, rows[i]);
+		report_rows_cells(&l->rows, tab, rows[i]);
 		for (k = 0; k < NR_KINDS; k++)
-			cells_stats(tab, rows[i], k);
+			cells_stats(tab, (void *)rows[i], k);
 	}
-	ret = table_print(tab, ctx->out, false);
+	ret = report_table_print(ctx, tab, n, shown,
+				 "no wakeup or preemption in the selection");
 	table_free(tab);
-	if (ret)
-		return ret;
-	if (!n)
-		fprintf(ctx->out, "(no wakeup or preemption in the selection)\n");
-	else if (shown < n)
-		fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
-			n - shown);
-	return ferror(ctx->out) ? -EIO : 0;
+	return ret;
 }
 
 /* Each shown thread's top wakers (text). */
-static int print_wakers(struct latency *l, struct latency_row **rows,
+static int print_wakers(struct latency *l, struct report_row **rows,
 			size_t n)
 {
 	struct report_ctx *ctx = l->ctx;
@@ -302,9 +235,9 @@ static int print_wakers(struct latency *l, struct latency_row **rows,
 
 	if (!pairs)
 		return -ENOMEM;
-	if (l->wakers.count && !l->by_process)
+	if (l->wakers.count && !l->rows.by_process)
 		fprintf(ctx->out, "\nWho woke them, most first (<irq>: from interrupt context):\n");
-	for (i = 0; i < shown && !l->by_process; i++) {
+	for (i = 0; i < shown && !l->rows.by_process; i++) {
 		printed = 0;
 		rest = 0;
 		for (j = 0; j < l->wakers.count; j++) {
@@ -336,7 +269,7 @@ static int print_wakers(struct latency *l, struct latency_row **rows,
 	return ferror(ctx->out) ? -EIO : 0;
 }
 
-static int print_csv(struct latency *l, struct latency_row **rows, size_t n)
+static int print_csv(struct latency *l, struct report_row **rows, size_t n)
 {
 	struct table *tab = table_new();
 	size_t i, shown = report_limit(l->ctx, n);
@@ -345,7 +278,7 @@ static int print_csv(struct latency *l, struct latency_row **rows, size_t n)
 
 	if (!tab)
 		return -ENOMEM;
-	columns_who(l, tab);
+	report_rows_columns(&l->rows, tab);
 	table_column(tab, "KIND", "kind", TABLE_LEFT);
 	table_column(tab, "COUNT", "count", TABLE_RIGHT);
 	table_column(tab, "TOTAL", "total_ns", TABLE_RIGHT);
@@ -355,12 +288,13 @@ static int print_csv(struct latency *l, struct latency_row **rows, size_t n)
 	table_column(tab, "MAX", "max_ns", TABLE_RIGHT);
 	for (i = 0; i < shown; i++) {
 		for (k = 0; k < NR_KINDS; k++) {
-			struct durstats *d = &rows[i]->d[k];
+			struct durstats *d =
+				&((struct latency_row *)rows[i])->d[k];
 
 			if (!d->count)
 				continue;
 			table_row(tab);
-			cells_who(l, tab, rows[i]);
+			report_rows_cells(&l->rows, tab, rows[i]);
 			table_str(tab, kind_names[k]);
 			table_u64(tab, d->count);
 			table_duration(tab, d->total);
@@ -460,16 +394,16 @@ static int draw(struct latency *l)
 static int latency_output(void *priv, struct report_ctx *ctx)
 {
 	struct latency *l = priv;
-	struct latency_row **rows;
+	struct report_row **rows;
 	size_t n;
 	int ret;
 
 	if (l->failed)
 		return -ENOMEM;
-	rows = sorted_rows(l, &n);
+	rows = report_rows_sorted(&l->rows, compare_rows, NULL, &n);
 	if (!rows)
 		return -ENOMEM;
-	report_heading(ctx, l->by_process ?
+	report_heading(ctx, l->rows.by_process ?
 		       "Wakeup and runqueue latency per process" :
 		       "Wakeup and runqueue latency per thread");
 	if (!ctx->csv) {
@@ -492,16 +426,16 @@ static int latency_output(void *priv, struct report_ctx *ctx)
 static void latency_free(void *priv)
 {
 	struct latency *l = priv;
-	struct latency_row *rows = l->by_process ? l->processes.items :
-						    l->threads.items;
-	size_t n = l->by_process ? l->processes.count : l->threads.count, i;
+	struct latency_row *row;
 	unsigned int k;
+	size_t i;
 
-	for (i = 0; rows && i < n; i++)
+	for (i = 0; i < report_rows_count(&l->rows); i++) {
+		row = (void *)report_rows_item(&l->rows, i);
 		for (k = 0; k < NR_KINDS; k++)
-			durstats_free(&rows[i].d[k]);
-	per_task_free(&l->threads);
-	keyed_free(&l->processes);
+			durstats_free(&row->d[k]);
+	}
+	report_rows_free(&l->rows);
 	keyed_free(&l->wakers);
 }
 

@@ -31,9 +31,7 @@ enum sort_key { SORT_MAX, SORT_TOTAL, SORT_COUNT };
 
 /* The statistics of a row: a thread, or a process. */
 struct offcpu_row {
-	bool used;
-	const struct task *task;	/* the thread; a process's latest */
-	uint32_t key;			/* tgid (or tid if not known) */
+	struct report_row r;		/* first */
 	uint32_t threads;
 	struct durstats d;
 	uint64_t max_start, max_end;
@@ -56,14 +54,12 @@ struct offcpu_bucket {
 };
 
 struct offcpu {
-	bool by_process;
 	uint64_t min, max;
 	bool has_max;
 	uint64_t interval;
 	enum sort_key sort;
 	struct report_ctx *ctx;
-	struct per_task threads;	/* struct offcpu_row */
-	struct keyed processes;		/* struct offcpu_row, by process */
+	struct report_rows rows;	/* struct offcpu_row */
 	struct idmap thread_index;	/* (process, tid) pairs seen */
 	struct offcpu_bucket *buckets;
 	size_t nr_buckets;
@@ -88,7 +84,7 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 	(void)ctx;
 	switch (key) {
 	case OPT_BY:
-		return report_parse_by(&offcpu_report, arg, &o->by_process);
+		return report_parse_by(&offcpu_report, arg, &o->rows.by_process);
 	case OPT_MIN:
 	case OPT_MAX:
 	case OPT_INTERVAL:
@@ -124,27 +120,10 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 
 static struct offcpu_row *row_of(struct offcpu *o, const struct task *t)
 {
-	struct offcpu_row *row;
-	uint32_t key;
-	bool fresh;
+	struct offcpu_row *row = (void *)report_row_of(&o->rows, t);
 
-	if (!o->by_process) {
-		row = per_task_get(&o->threads, t);
-		if (!row)
-			return NULL;
-		row->task = t;
+	if (row && !o->rows.by_process)
 		row->threads = 1;
-		return row;
-	}
-	key = t->tgid ? t->tgid : t->tid;
-	row = keyed_get(&o->processes, key, &fresh);
-	if (!row)
-		return NULL;
-	if (fresh)
-		row->key = key;
-	/* a process is named after its leader, or its latest thread */
-	if (!row->task || t->tid == key || row->task->tid != key)
-		row->task = t;
 	return row;
 }
 
@@ -154,9 +133,9 @@ static void count_thread(struct offcpu *o, struct offcpu_row *row,
 {
 	size_t before = o->thread_index.count;
 
-	if (!o->by_process)
+	if (!o->rows.by_process)
 		return;
-	if (idmap_get(&o->thread_index, idmap_pair(row->key, t->tid)) < 0)
+	if (idmap_get(&o->thread_index, idmap_pair(row->r.key, t->tid)) < 0)
 		o->failed = true;
 	else if (o->thread_index.count > before)
 		row->threads++;
@@ -228,7 +207,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 		o->failed = true;
 		return;
 	}
-	row->used = true;
+	row->r.used = true;
 	count_thread(o, row, iv->task);
 	if (iv->flags & (IV_CUT_START | IV_CUT_END)) {
 		row->censored++;
@@ -253,9 +232,8 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 	struct sched_handler h = { .offcpu = on_offcpu, .arg = o };
 
 	o->ctx = ctx;
-	o->threads.size = sizeof(struct offcpu_row);
-	o->processes.size = sizeof(struct offcpu_row);
-	if (o->interval && o->by_process) {
+	report_rows_init(&o->rows, sizeof(struct offcpu_row));
+	if (o->interval && o->rows.by_process) {
 		report_usage_error(&offcpu_report,
 				   "--interval makes one series for the whole selection: leave out --by");
 		return -EINVAL;
@@ -263,10 +241,11 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 	return schedmodel_add_handler(ctx->model, &h);
 }
 
-static int compare_rows(const void *a, const void *b, void *arg)
+static int compare_rows(const struct report_row *a, const struct report_row *b,
+			void *arg)
 {
-	const struct offcpu_row *x = *(const struct offcpu_row *const *)a;
-	const struct offcpu_row *y = *(const struct offcpu_row *const *)b;
+	const struct offcpu_row *x = (const void *)a;
+	const struct offcpu_row *y = (const void *)b;
 	const struct offcpu *o = arg;
 	uint64_t kx, ky;
 
@@ -288,25 +267,7 @@ static int compare_rows(const void *a, const void *b, void *arg)
 		return kx > ky ? -1 : 1;
 	if (x->censored_max != y->censored_max)
 		return x->censored_max > y->censored_max ? -1 : 1;
-	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
-}
-
-/* The rows in use, sorted; NULL on ENOMEM (with *count 0 if none). */
-static struct offcpu_row **sorted_rows(struct offcpu *o, size_t *count)
-{
-	struct offcpu_row *rows = o->by_process ? o->processes.items :
-						   o->threads.items;
-	size_t n = o->by_process ? o->processes.count : o->threads.count, i;
-	struct offcpu_row **v = calloc(n ? n : 1, sizeof(*v));
-
-	*count = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (rows[i].used)
-			v[(*count)++] = &rows[i];
-	qsort_r(v, *count, sizeof(*v), compare_rows, o);
-	return v;
+	return a->task->tid < b->task->tid ? -1 : a->task->tid > b->task->tid;
 }
 
 static void cell_max(struct offcpu *o, struct table *t,
@@ -323,22 +284,16 @@ static void cell_max(struct offcpu *o, struct table *t,
 
 static void table_columns(struct offcpu *o, struct table *t)
 {
-	if (o->by_process) {
-		table_column(t, "PID", "pid", TABLE_RIGHT);
-		table_column(t, "COMM", "comm", TABLE_LEFT);
+	report_rows_columns(&o->rows, t);
+	if (o->rows.by_process)
 		table_column(t, "THREADS", "threads", TABLE_RIGHT);
-	} else {
-		table_column(t, "TID", "tid", TABLE_RIGHT);
-		table_column(t, "PID", "pid", TABLE_RIGHT);
-		table_column(t, "COMM", "comm", TABLE_LEFT);
-	}
 	table_column(t, "COUNT", "count", TABLE_RIGHT);
 	table_column(t, "TOTAL", "total_ns", TABLE_RIGHT);
 	table_column(t, "MAX", "max_ns", TABLE_RIGHT);
 	table_column(t, "STATE", "max_state", TABLE_LEFT);
 	table_column(t, "CPU", "max_cpu", TABLE_RIGHT);
 	table_column(t, "AT(s)", "max_start_s", TABLE_RIGHT);
-	if (o->by_process)
+	if (o->rows.by_process)
 		table_column(t, "MAX-TID", "max_tid", TABLE_RIGHT);
 	table_column(t, "P50", "p50_ns", TABLE_RIGHT);
 	table_column(t, "P99", "p99_ns", TABLE_RIGHT);
@@ -364,15 +319,9 @@ static void table_add(struct offcpu *o, struct table *t,
 	bool uncertain = row_uncertain(ctx, row);
 
 	table_row(t);
-	if (o->by_process) {
-		report_cell_pid(t, row->task);
-		table_str(t, report_comm(row->task));
+	report_rows_cells(&o->rows, t, &row->r);
+	if (o->rows.by_process)
 		table_u64(t, row->threads);
-	} else {
-		table_u64(t, row->task->tid);
-		report_cell_pid(t, row->task);
-		table_str(t, report_comm(row->task));
-	}
 	table_u64(t, row->d.count);
 	table_duration(t, row->d.total);
 	if (row->d.count) {
@@ -383,7 +332,7 @@ static void table_add(struct offcpu *o, struct table *t,
 		else
 			table_u64(t, row->max_cpu);
 		table_seconds(t, report_rel(ctx, row->max_start));
-		if (o->by_process)
+		if (o->rows.by_process)
 			table_u64(t, row->max_task->tid);
 		table_duration(t, durstats_percentile(&row->d, 50));
 		table_duration(t, durstats_percentile(&row->d, 99));
@@ -392,7 +341,7 @@ static void table_add(struct offcpu *o, struct table *t,
 		table_none(t);
 		table_none(t);
 		table_none(t);
-		if (o->by_process)
+		if (o->rows.by_process)
 			table_none(t);
 		table_none(t);
 		table_none(t);
@@ -405,7 +354,7 @@ static void table_add(struct offcpu *o, struct table *t,
 	table_cell(t, uncertain ? "~" : "", uncertain ? "1" : "0");
 }
 
-static int draw_rows(struct offcpu *o, struct offcpu_row **rows, size_t n)
+static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 {
 	struct report_ctx *ctx = o->ctx;
 	static const char states[] = "RSDI";
@@ -424,30 +373,32 @@ static int draw_rows(struct offcpu *o, struct offcpu_row **rows, size_t n)
 	}
 	svg_bars_key(bars, 'o', "other", SVG_GREY);
 	for (i = 0; i < n; i++) {
-		if (!rows[i]->d.count)
+		const struct offcpu_row *x = (const void *)rows[i];
+
+		if (!x->d.count)
 			continue;
-		if (o->by_process)
+		if (o->rows.by_process)
 			snprintf(label, sizeof(label), "%s %u",
-				 report_comm(rows[i]->task), rows[i]->key);
+				 report_comm(x->r.task), x->r.key);
 		else
 			snprintf(label, sizeof(label), "%s %u",
-				 report_comm(rows[i]->task),
-				 rows[i]->task->tid);
+				 report_comm(x->r.task),
+				 x->r.task->tid);
 		row = svg_bars_row(bars, label);
 		snprintf(title, sizeof(title),
 			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " intervals%s",
-			 label, row_uncertain(ctx, rows[i]) ? "~" : "",
-			 format_duration(dur, rows[i]->d.max),
-			 rows[i]->max_state,
-			 report_rel(ctx, rows[i]->max_start) / 1e9,
-			 rows[i]->max_cpu == CPU_NONE ? -1 :
-			 (int)rows[i]->max_cpu, rows[i]->d.count,
-			 row_uncertain(ctx, rows[i]) ?
+			 label, row_uncertain(ctx, x) ? "~" : "",
+			 format_duration(dur, x->d.max),
+			 x->max_state,
+			 report_rel(ctx, x->max_start) / 1e9,
+			 x->max_cpu == CPU_NONE ? -1 :
+			 (int)x->max_cpu, x->d.count,
+			 row_uncertain(ctx, x) ?
 			 " (it overlaps lost events)" : "");
 		svg_bars_add(bars, row,
-			     strchr(states, rows[i]->max_state) ?
-			     rows[i]->max_state : 'o',
-			     rows[i]->d.max / 1e6, title);
+			     strchr(states, x->max_state) ?
+			     x->max_state : 'o',
+			     x->d.max / 1e6, title);
 	}
 	return report_svg_bars(ctx, bars);
 }
@@ -455,33 +406,27 @@ static int draw_rows(struct offcpu *o, struct offcpu_row **rows, size_t n)
 static int output_table(struct offcpu *o)
 {
 	struct report_ctx *ctx = o->ctx;
-	struct offcpu_row **rows;
+	struct report_row **rows;
 	struct table *t;
 	size_t n, i, shown;
 	int ret;
 
-	rows = sorted_rows(o, &n);
+	rows = report_rows_sorted(&o->rows, compare_rows, o, &n);
 	t = table_new();
 	if (!rows || !t) {
 		free(rows);
 		table_free(t);
 		return -ENOMEM;
 	}
-	report_heading(ctx, o->by_process ?
+	report_heading(ctx, o->rows.by_process ?
 		       "Off-CPU intervals per process (censored ones apart)" :
 		       "Off-CPU intervals per thread (censored ones apart)");
 	table_columns(o, t);
 	shown = report_limit(ctx, n);
 	for (i = 0; i < shown; i++)
-		table_add(o, t, rows[i]);
-	ret = table_print(t, ctx->out, ctx->csv);
-	if (!ctx->csv && !ret) {
-		if (!n)
-			fprintf(ctx->out, "(no off-CPU interval in the selection)\n");
-		else if (shown < n)
-			fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
-				n - shown);
-	}
+		table_add(o, t, (void *)rows[i]);
+	ret = report_table_print(ctx, t, n, shown,
+				 "no off-CPU interval in the selection");
 	if (!ret && ctx->svg_path)
 		ret = draw_rows(o, rows, shown);
 	table_free(t);
@@ -547,9 +492,7 @@ static int output_series(struct offcpu *o)
 	table_column(t, "END(s)", "end_s", TABLE_RIGHT);
 	table_column(t, "COUNT", "count", TABLE_RIGHT);
 	table_column(t, "MAX", "max_ns", TABLE_RIGHT);
-	table_column(t, "TID", "tid", TABLE_RIGHT);
-	table_column(t, "PID", "pid", TABLE_RIGHT);
-	table_column(t, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(t);
 	table_column(t, "STATE", "state", TABLE_LEFT);
 	table_column(t, "CPU", "cpu", TABLE_RIGHT);
 	for (i = 0; i < n; i++) {
@@ -577,9 +520,7 @@ static int output_series(struct offcpu *o)
 			table_strf(t, "~%s", format_duration(dur, b->max));
 		else
 			table_duration(t, b->max);
-		table_u64(t, b->task->tid);
-		report_cell_pid(t, b->task);
-		table_str(t, report_comm(b->task));
+		report_cells_thread(t, b->task);
 		table_strf(t, "%c", b->state);
 		if (b->cpu == CPU_NONE)
 			table_none(t);
@@ -616,18 +557,10 @@ static void offcpu_free(void *priv)
 	struct offcpu *o = priv;
 	size_t i;
 
-	if (o->by_process) {
-		for (i = 0; i < o->processes.count; i++)
-			durstats_free(&((struct offcpu_row *)
-				       keyed_item(&o->processes, i))->d);
-	} else {
-		struct offcpu_row *rows = o->threads.items;
-
-		for (i = 0; i < o->threads.count; i++)
-			durstats_free(&rows[i].d);
-	}
-	per_task_free(&o->threads);
-	keyed_free(&o->processes);
+	for (i = 0; i < report_rows_count(&o->rows); i++)
+		durstats_free(&((struct offcpu_row *)
+				report_rows_item(&o->rows, i))->d);
+	report_rows_free(&o->rows);
 	idmap_free(&o->thread_index);
 	free(o->buckets);
 }

@@ -109,15 +109,7 @@ int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns)
 	return (int64_t)(abs_ns - schedmodel_origin(ctx->model));
 }
 
-uint64_t report_window_ns(const struct report_ctx *ctx)
-{
-	uint64_t start, end;
 
-	schedmodel_window_abs(ctx->model, &start, &end);
-	if (end > schedmodel_end(ctx->model))
-		end = schedmodel_end(ctx->model);
-	return end > start ? end - start : 0;
-}
 
 const char *report_comm(const struct task *t)
 {
@@ -146,6 +138,133 @@ int report_parse_by(const struct report *r, const char *arg,
 	return 0;
 }
 
+void report_rows_init(struct report_rows *rows, size_t size)
+{
+	rows->threads.size = size;
+	rows->processes.size = size;
+}
+
+struct report_row *report_row_of(struct report_rows *rows,
+				 const struct task *t)
+{
+	struct report_row *row;
+	uint32_t key;
+	bool fresh;
+
+	if (!rows->by_process) {
+		row = per_task_get(&rows->threads, t);
+		if (row)
+			row->task = t;
+		return row;
+	}
+	key = t->tgid ? t->tgid : t->tid;
+	row = keyed_get(&rows->processes, key, &fresh);
+	if (!row)
+		return NULL;
+	if (fresh)
+		row->key = key;
+	/* a process is named after its leader, or its latest thread */
+	if (!row->task || t->tid == key || row->task->tid != key)
+		row->task = t;
+	return row;
+}
+
+size_t report_rows_count(const struct report_rows *rows)
+{
+	return rows->by_process ? rows->processes.count : rows->threads.count;
+}
+
+struct report_row *report_rows_item(const struct report_rows *rows,
+				    size_t i)
+{
+	if (rows->by_process)
+		return keyed_item(&rows->processes, i);
+	return (void *)((char *)rows->threads.items + i * rows->threads.size);
+}
+
+struct rows_order {
+	report_row_cmp *cmp;
+	void *arg;
+};
+
+static int compare_rows(const void *a, const void *b, void *arg)
+{
+	const struct rows_order *order = arg;
+
+	return order->cmp(*(const struct report_row *const *)a,
+			  *(const struct report_row *const *)b, order->arg);
+}
+
+struct report_row **report_rows_sorted(const struct report_rows *rows,
+				       report_row_cmp *cmp, void *arg,
+				       size_t *count)
+{
+	struct rows_order order = { .cmp = cmp, .arg = arg };
+	size_t n = report_rows_count(rows), i;
+	struct report_row **v = calloc(n ? n : 1, sizeof(*v));
+
+	*count = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (report_rows_item(rows, i)->used)
+			v[(*count)++] = report_rows_item(rows, i);
+	qsort_r(v, *count, sizeof(*v), compare_rows, &order);
+	return v;
+}
+
+void report_rows_free(struct report_rows *rows)
+{
+	per_task_free(&rows->threads);
+	keyed_free(&rows->processes);
+}
+
+void report_rows_columns(const struct report_rows *rows, struct table *t)
+{
+	if (!rows->by_process)
+		table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_column(t, "PID", "pid", TABLE_RIGHT);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+}
+
+void report_rows_cells(const struct report_rows *rows, struct table *t,
+		       const struct report_row *row)
+{
+	if (!rows->by_process)
+		table_u64(t, row->task->tid);
+	report_cell_pid(t, row->task);
+	table_str(t, report_comm(row->task));
+}
+
+void report_columns_thread(struct table *t)
+{
+	table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_column(t, "PID", "pid", TABLE_RIGHT);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+}
+
+void report_cells_thread(struct table *t, const struct task *task)
+{
+	table_u64(t, task->tid);
+	report_cell_pid(t, task);
+	table_str(t, report_comm(task));
+}
+
+int report_table_print(const struct report_ctx *ctx, struct table *tab,
+		       size_t n, size_t shown, const char *none)
+{
+	int ret = table_print(tab, ctx->out, ctx->csv);
+
+	if (ret || ctx->csv)
+		return ret;
+	if (!n)
+		fprintf(ctx->out, "(%s)\n", none);
+	else if (shown < n)
+		fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
+			n - shown);
+	return ferror(ctx->out) ? -EIO : 0;
+}
+
 int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
 		     const struct report_pairs *cols)
 {
@@ -159,9 +278,7 @@ int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
 		free(sorted);
 		return -ENOMEM;
 	}
-	table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(tab);
 	for (i = 0; i < ARRAY_SIZE(cols->other); i++)
 		table_column(tab, cols->other[i].heading, cols->other[i].name,
 			     i < 2 ? TABLE_RIGHT : TABLE_LEFT);
@@ -173,9 +290,7 @@ int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
 		const struct task_pair *p = sorted[i];
 
 		table_row(tab);
-		table_u64(tab, p->task->tid);
-		report_cell_pid(tab, p->task);
-		table_str(tab, report_comm(p->task));
+		report_cells_thread(tab, p->task);
 		table_u64(tab, p->other ? p->other->tid : 0);
 		report_cell_pid(tab, p->other);
 		table_str(tab, p->other ? report_comm(p->other) : cols->nobody);
@@ -196,6 +311,14 @@ static void window_covered(const struct report_ctx *ctx, uint64_t *start,
 	schedmodel_window_abs(ctx->model, start, end);
 	if (*end > schedmodel_end(ctx->model))
 		*end = schedmodel_end(ctx->model);
+}
+
+uint64_t report_window_ns(const struct report_ctx *ctx)
+{
+	uint64_t start, end;
+
+	window_covered(ctx, &start, &end);
+	return end > start ? end - start : 0;
 }
 
 size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
@@ -385,23 +508,6 @@ static int run_pass(struct report_ctx *ctx)
 	return trace_pass(ctx->reader, ctx->model, NULL);
 }
 
-/* A --range that starts after the recording ended: a usage error. */
-static bool window_after_end(const struct report *r,
-			     const struct report_ctx *ctx)
-{
-	uint64_t start, end;
-	char a[SECONDS_LEN], b[SECONDS_LEN];
-
-	schedmodel_window_abs(ctx->model, &start, &end);
-	if (start < schedmodel_end(ctx->model))
-		return false;
-	report_usage_error(r, "--range starts at %s s, but the recording ends at %s s",
-			   format_seconds(a, report_rel(ctx, start), 6),
-			   format_seconds(b, report_rel(ctx,
-					  schedmodel_end(ctx->model)), 6));
-	return true;
-}
-
 /*
  * Switches that disagree with what ran on their CPU, or records out of
  * time order, in a trace that lost nothing: say so, the numbers near them
@@ -435,7 +541,7 @@ static int run_report(const struct report *r, struct front *fr,
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	ret = run_pass(ctx);
-	if (!ret && window_after_end(r, ctx))
+	if (!ret && front_window_after_end(fr))
 		return EXIT_USAGE;
 	warn_anomalies(ctx);
 	if (ret) {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "schedmodel.h"
+#include "idmap.h"
 #include "select.h"
 #include "srecreader.h"
 #include "svg.h"
@@ -135,7 +136,62 @@ size_t report_limit(const struct report_ctx *ctx, size_t rows);
 int report_parse_by(const struct report *r, const char *arg,
 		    bool *by_process);
 
-struct keyed;
+/*
+ * The rows of a report by thread or, with --by process, by process.  The
+ * report's own row starts with a struct report_row, so that a pointer to
+ * one is a pointer to the other.
+ */
+struct report_row {
+	bool used;			/* set by the report */
+	/* the thread; a process's leader, else its latest thread */
+	const struct task *task;
+	uint32_t key;			/* by process: tgid, or tid */
+};
+
+struct report_rows {
+	bool by_process;		/* --by process */
+	struct per_task threads;
+	struct keyed processes;
+};
+
+/* Rows of @size bytes; before the first report_row_of(). */
+void report_rows_init(struct report_rows *rows, size_t size);
+
+/* The row of @t, or of its process; NULL on ENOMEM. */
+struct report_row *report_row_of(struct report_rows *rows,
+				 const struct task *t);
+
+/* Every row, used or not: report_rows_count() of them. */
+size_t report_rows_count(const struct report_rows *rows);
+struct report_row *report_rows_item(const struct report_rows *rows,
+				    size_t i);
+
+/*
+ * The rows in use, sorted by @cmp, in an array to free(); NULL on ENOMEM
+ * (*@count 0 then).
+ */
+typedef int report_row_cmp(const struct report_row *a,
+			   const struct report_row *b, void *arg);
+struct report_row **report_rows_sorted(const struct report_rows *rows,
+				       report_row_cmp *cmp, void *arg,
+				       size_t *count);
+void report_rows_free(struct report_rows *rows);
+
+/* The columns that say whose a row is: TID PID COMM, or PID COMM. */
+void report_rows_columns(const struct report_rows *rows, struct table *t);
+void report_rows_cells(const struct report_rows *rows, struct table *t,
+		       const struct report_row *row);
+
+/* TID PID COMM: the columns, and @task's cells. */
+void report_columns_thread(struct table *t);
+void report_cells_thread(struct table *t, const struct task *task);
+
+/*
+ * Print @tab (CSV with ctx->csv); in text, follow it with "(@none)" if
+ * it has no row, or with the number of rows --top left out of @n.
+ */
+int report_table_print(const struct report_ctx *ctx, struct table *tab,
+		       size_t n, size_t shown, const char *none);
 
 /* A column of a table: its heading in text, its name in CSV. */
 struct report_column {

@@ -266,9 +266,7 @@ static int print_text(struct states *s, struct ranked *v, size_t n)
 		free(pairs);
 		return -ENOMEM;
 	}
-	table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(tab);
 	table_column(tab, "ON-CPU", "oncpu_ns", TABLE_RIGHT);
 	for (k = 0; k < NR_MAIN; k++) {
 		char heading[16];
@@ -286,9 +284,7 @@ static int print_text(struct states *s, struct ranked *v, size_t n)
 		uint64_t count = 0, time = 0;
 
 		table_row(tab);
-		table_u64(tab, v[i].task->tid);
-		report_cell_pid(tab, v[i].task);
-		table_str(tab, report_comm(v[i].task));
+		report_cells_thread(tab, v[i].task);
 		table_duration(tab, row->oncpu);
 		for (k = 0; k < NR_STATES; k++) {
 			if (k < NR_MAIN) {
@@ -302,12 +298,8 @@ static int print_text(struct states *s, struct ranked *v, size_t n)
 		table_u64(tab, count);
 		table_duration(tab, time);
 	}
-	ret = table_print(tab, ctx->out, false);
-	if (!ret && !n)
-		fprintf(ctx->out, "(no thread of the selection was seen)\n");
-	else if (!ret && shown < n)
-		fprintf(ctx->out, "(%zu more threads: --top 0 shows all)\n",
-			n - shown);
+	ret = report_table_print(ctx, tab, n, shown,
+				 "no thread of the selection was seen");
 	if (!ret && s->usurpers.count) {
 		fprintf(ctx->out,
 			"\nUsurpers: while a thread was runnable after a switch-out in R, who held\n"
@@ -329,9 +321,7 @@ static int print_states_csv(struct states *s, struct ranked *v, size_t n)
 
 	if (!tab)
 		return -ENOMEM;
-	table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(tab);
 	table_column(tab, "STATE", "state", TABLE_LEFT);
 	table_column(tab, "SWITCHOUTS", "switchouts", TABLE_RIGHT);
 	table_column(tab, "OFF-CPU", "offcpu_ns", TABLE_RIGHT);
@@ -340,9 +330,7 @@ static int print_states_csv(struct states *s, struct ranked *v, size_t n)
 			if (!v[i].row->switchouts[k] && !v[i].row->offcpu[k])
 				continue;
 			table_row(tab);
-			table_u64(tab, v[i].task->tid);
-			report_cell_pid(tab, v[i].task);
-			table_str(tab, report_comm(v[i].task));
+			report_cells_thread(tab, v[i].task);
 			table_strf(tab, "%c", state_letters[k]);
 			table_u64(tab, v[i].row->switchouts[k]);
 			table_duration(tab, v[i].row->offcpu[k]);

@@ -167,9 +167,7 @@ static int print_threads(struct tenancy *t, struct ranked *v, size_t n)
 
 	if (!tab)
 		return -ENOMEM;
-	table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(tab);
 	table_column(tab, "ON-CPU", "oncpu_ns", TABLE_RIGHT);
 	table_column(tab, "OF-WINDOW", "window_share", TABLE_RIGHT);
 	table_column(tab, "CPUS (SHARE OF ITS ON-CPU TIME)", "cpus",
@@ -179,19 +177,13 @@ static int print_threads(struct tenancy *t, struct ranked *v, size_t n)
 			per_task_find(&t->threads, v[i].task);
 
 		table_row(tab);
-		table_u64(tab, v[i].task->tid);
-		report_cell_pid(tab, v[i].task);
-		table_str(tab, report_comm(v[i].task));
+		report_cells_thread(tab, v[i].task);
 		table_duration(tab, row->total);
 		table_share(tab, share(row->total, window));
 		cell_cpus(t, tab, row);
 	}
-	ret = table_print(tab, ctx->out, false);
-	if (!ret && !n)
-		fprintf(ctx->out, "(no thread of the selection ran)\n");
-	else if (!ret && shown < n)
-		fprintf(ctx->out, "(%zu more threads: --top 0 shows all)\n",
-			n - shown);
+	ret = report_table_print(ctx, tab, n, shown,
+				 "no thread of the selection ran");
 	table_free(tab);
 	return ret;
 }
@@ -277,9 +269,7 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 	if (!tab)
 		return -ENOMEM;
 	table_column(tab, "CPU", "cpu", TABLE_RIGHT);
-	table_column(tab, "TID", "tid", TABLE_RIGHT);
-	table_column(tab, "PID", "pid", TABLE_RIGHT);
-	table_column(tab, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(tab);
 	table_column(tab, "ON-CPU", "oncpu_ns", TABLE_RIGHT);
 	table_column(tab, "OF-THREAD", "thread_share", TABLE_RIGHT);
 	table_column(tab, "OF-CPU", "cpu_share", TABLE_RIGHT);
@@ -292,9 +282,7 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 				continue;
 			table_row(tab);
 			table_u64(tab, cpu);
-			table_u64(tab, v[i].task->tid);
-			report_cell_pid(tab, v[i].task);
-			table_str(tab, report_comm(v[i].task));
+			report_cells_thread(tab, v[i].task);
 			table_duration(tab, row->cpu_ns[cpu]);
 			table_share(tab, share(row->cpu_ns[cpu], row->total));
 			table_share(tab, share(row->cpu_ns[cpu], window));

@@ -579,9 +579,7 @@ static int print_table(struct timeline *tl)
 	table_column(t, "START(s)", "start_s", TABLE_RIGHT);
 	table_column(t, "END(s)", "end_s", TABLE_RIGHT);
 	table_column(t, "ON-CPU", "oncpu_ns", TABLE_RIGHT);
-	table_column(t, "TID", "tid", TABLE_RIGHT);
-	table_column(t, "PID", "pid", TABLE_RIGHT);
-	table_column(t, "COMM", "comm", TABLE_LEFT);
+	report_columns_thread(t);
 	table_column(t, "CENSORED", "censored", TABLE_LEFT);
 	for (i = 0; i < tl->nr_rows; i++) {
 		p = &tl->rows[i];

@@ -292,7 +292,7 @@ TEST_F(export, schedlog_selections)
 	EXPECT_NE(NULL, strstr(self->w.out, "rows 7\n"));
 
 	/* an empty window: empty columns */
-	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o e.tar --range 9:"));
+	ASSERT_EQ(0, RUN("$S export schedlog run.srec -o e.tar --range 0.0085:"));
 	CHECK("schedlog e.tar /dev/null");
 	EXPECT_NE(NULL, strstr(self->w.out, "rows 0\n"));
 }
@@ -432,9 +432,17 @@ TEST_F(export, csv_selections)
 
 TEST_F(export, help_examples_run)
 {
-	char *help, *line, *save = NULL;
+	char *help, *line, *save = NULL, msg[512];
+	static char text[sizeof(trace_text) + 16];
 	int examples = 0;
 
+	/* the examples' windows (up to 20 s) must be in the recording */
+	snprintf(text, sizeof(text), "%.*send 30s\n",
+		 (int)(strstr(trace_text, "end 10ms\n") - trace_text),
+		 trace_text);
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
 	ASSERT_EQ(0, RUN("$S export --help"));
 	help = strdup(self->w.out);
 	ASSERT_NE(NULL, help);
@@ -472,6 +480,9 @@ TEST_F(export, bad_input)
 	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --cpu 4"));
 	EXPECT_NE(NULL, strstr(self->w.err, "--cpu 4"));
 	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --range 2:1"));
+	/* a window after the end is found after the pass: no file either */
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o x --range 1000:"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--range starts at 1000.000000 s, but the recording ends at"));
 	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --bogus"));
 	EXPECT_NE(NULL, strstr(self->w.err, "--bogus"));
 	EXPECT_EQ(2, RUN("$S export csv -o x"));

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "front.h"
+#include "timefmt.h"
 #include "tracepass.h"
 
 static const struct option shared_options[] = {
@@ -179,4 +180,20 @@ void front_pass_failed(const struct front *f, int err, const char *doing)
 
 	fprintf(stderr, "schedrec %s: %s: %s; %s what was read before\n",
 		f->verb, f->paths[0], *why ? why : strerror(-err), doing);
+}
+
+bool front_window_after_end(const struct front *f)
+{
+	const struct schedmodel *m = *f->model;
+	uint64_t start, end, origin = schedmodel_origin(m);
+	char a[SECONDS_LEN], b[SECONDS_LEN];
+
+	schedmodel_window_abs(m, &start, &end);
+	if (start < schedmodel_end(m))
+		return false;
+	front_usage_error(f, "--range starts at %s s, but the recording ends at %s s",
+			  format_seconds(a, (int64_t)(start - origin), 6),
+			  format_seconds(b, (int64_t)(schedmodel_end(m) -
+						      origin), 6));
+	return true;
 }

@@ -104,4 +104,10 @@ int front_open(struct front *f);
  */
 void front_pass_failed(const struct front *f, int err, const char *doing);
 
+/*
+ * After the pass: whether --range starts after the recording ended, a
+ * usage error then (said).
+ */
+bool front_window_after_end(const struct front *f);
+
 #endif /* SCHEDREC_FRONT_H */
