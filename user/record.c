@@ -898,7 +898,7 @@ static int dump(struct recorder *r)
 /* Recording proper: the module is ours until restore_module(). */
 static int record(struct recorder *r)
 {
-	struct modstate want = r->saved, cur;
+	struct modstate want = r->saved, cur = { 0 };
 	cpu_set_t affinity;
 	const char *what = "";
 	int ret;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sreccrc.h"
 #include "srecreader_priv.h"
 
 /* At most this many threads in a start snapshot. */
@@ -84,7 +85,7 @@ static enum section_status check_frame(struct srecreader *r,
 {
 	const unsigned char *data;
 	size_t avail;
-	uLong crc;
+	uint32_t crc;
 
 	avail = srecinput_peek(&r->in, sizeof(*frame), &data);
 	if (!avail)
@@ -107,9 +108,8 @@ static enum section_status check_frame(struct srecreader *r,
 			       &data);
 	if (avail < sizeof(*frame) + frame->head_len)
 		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
-	crc = crc32(0, data, SREC_FRAME_CRC_LEN);
-	if (frame->head_len)
-		crc = crc32(crc, data + sizeof(*frame), frame->head_len);
+	crc = srec_crc32(0, data, SREC_FRAME_CRC_LEN);
+	crc = srec_crc32(crc, data + sizeof(*frame), frame->head_len);
 	if (crc != frame->head_crc) {
 		snprintf(why, why_size, "frame checksum mismatch");
 		return SECTION_DAMAGED;
@@ -150,11 +150,7 @@ enum section_status reader_read_data(struct srecreader *r, void *dst)
 
 bool reader_data_crc_ok(const struct srecreader *r, const void *data)
 {
-	uLong crc = crc32(0, Z_NULL, 0);
-
-	if (r->frame.data_len)
-		crc = crc32(crc, data, r->frame.data_len);
-	return crc == r->frame.data_crc;
+	return srec_crc32(0, data, r->frame.data_len) == r->frame.data_crc;
 }
 
 /* The messages of a failed open; *msg is for the caller's @err. */

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "ringreader.h"
+#include "sreccrc.h"
 #include "srecwriter.h"
 #include "util.h"
 
@@ -395,7 +396,7 @@ static int write_section(struct srecwriter *w, uint16_t type,
 		.head_len = head_len,
 	};
 	uint64_t data_len = 0;
-	uLong crc = crc32(0, Z_NULL, 0);
+	uint32_t crc = 0;
 	int count = 0, i;
 
 	if (w->error)
@@ -409,7 +410,7 @@ static int write_section(struct srecwriter *w, uint16_t type,
 	for (i = 0; i < nr_pieces; i++) {
 		if (!pieces[i].iov_len)
 			continue;
-		crc = crc32(crc, pieces[i].iov_base, pieces[i].iov_len);
+		crc = srec_crc32(crc, pieces[i].iov_base, pieces[i].iov_len);
 		data_len += pieces[i].iov_len;
 		iov[count++] = pieces[i];
 	}
@@ -424,10 +425,8 @@ static int write_section(struct srecwriter *w, uint16_t type,
 	}
 	frame.data_len = data_len;
 	frame.data_crc = crc;
-	crc = crc32(0, (const Bytef *)&frame, SREC_FRAME_CRC_LEN);
-	/* not crc32(crc, NULL, 0): that is 0, whatever crc was */
-	if (head_len)
-		crc = crc32(crc, head, head_len);
+	crc = srec_crc32(0, &frame, SREC_FRAME_CRC_LEN);
+	crc = srec_crc32(crc, head, head_len);
 	frame.head_crc = crc;
 	/* the trailer goes into the room kept for it */
 	if (type != SREC_SEC_TRAILER) {
