@@ -109,8 +109,6 @@ int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns)
 	return (int64_t)(abs_ns - schedmodel_origin(ctx->model));
 }
 
-
-
 const char *report_comm(const struct task *t)
 {
 	if (!t)
@@ -238,16 +236,17 @@ void report_rows_cells(const struct report_rows *rows, struct table *t,
 
 void report_columns_thread(struct table *t)
 {
-	table_column(t, "TID", "tid", TABLE_RIGHT);
-	table_column(t, "PID", "pid", TABLE_RIGHT);
-	table_column(t, "COMM", "comm", TABLE_LEFT);
+	static const struct report_rows by_thread;
+
+	report_rows_columns(&by_thread, t);
 }
 
 void report_cells_thread(struct table *t, const struct task *task)
 {
-	table_u64(t, task->tid);
-	report_cell_pid(t, task);
-	table_str(t, report_comm(task));
+	static const struct report_rows by_thread;
+	const struct report_row row = { .task = task };
+
+	report_rows_cells(&by_thread, t, &row);
 }
 
 int report_table_print(const struct report_ctx *ctx, struct table *tab,
