@@ -326,3 +326,29 @@ void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm)
 	memcpy(out, comm, SCHEDREC_COMM_LEN);
 	out[SCHEDREC_COMM_LEN] = '\0';
 }
+
+const char *sr_schedrec_bin(void)
+{
+	const char *bin = getenv("SCHEDREC_BIN");
+
+	return bin ? bin : "/bin/schedrec";
+}
+
+const char *sr_settings_changed(const struct procfile_stats *before)
+{
+	struct procfile_stats now;
+	const char *what = "";
+
+	if (procfile_stats_read(&now))
+		return "stats (unreadable)";
+	if (now.enabled != before->enabled)
+		what = "enabled";
+	else if (now.overwrite != before->overwrite)
+		what = "mode";
+	else if (now.buf_kb != before->buf_kb)
+		what = "buf_kb";
+	else if (now.events != before->events)
+		what = "events";
+	procfile_stats_free(&now);
+	return what;
+}

@@ -91,6 +91,17 @@ int sr_wait_task_state(pid_t tid, char state, int timeout_ms);
 /* Wait for @pid; 0 if it exited with status 0, else -ECHILD. */
 int sr_wait_child_ok(pid_t pid);
 
+/* The schedrec to run: $SCHEDREC_BIN, or /bin/schedrec. */
+const char *sr_schedrec_bin(void);
+
+struct procfile_stats;
+
+/*
+ * Which of the module's settings (enabled, mode, buf_kb, events) is not
+ * what @before holds, "" if none: schedrec restored them.
+ */
+const char *sr_settings_changed(const struct procfile_stats *before);
+
 /* A copy of a comm field as a string. */
 void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm);
 

@@ -33,13 +33,6 @@
 #define GO_FIFO		"/tmp/record_test.go"
 #define DONE_FIFO	"/tmp/record_test.done"
 
-static const char *schedrec_bin(void)
-{
-	const char *bin = getenv("SCHEDREC_BIN");
-
-	return bin ? bin : "/bin/schedrec";
-}
-
 /* Run schedrec with @argv (NULL-terminated, argv[0] ignored); its status. */
 static int run_schedrec(char *const argv[], const char *role)
 {
@@ -52,7 +45,7 @@ static int run_schedrec(char *const argv[], const char *role)
 	if (!pid) {
 		if (role)
 			setenv("SRT_ROLE", role, 1);
-		execv(schedrec_bin(), argv);
+		execv(sr_schedrec_bin(), argv);
 		_exit(126);
 	}
 	if (waitpid(pid, &status, 0) != pid)
@@ -203,20 +196,6 @@ FIXTURE_TEARDOWN(record)
 	unlink(TRACE);
 }
 
-/* The module's settings are what they were before schedrec ran. */
-static void expect_restored(struct __test_metadata *_metadata,
-			    const struct procfile_stats *before)
-{
-	struct procfile_stats now;
-
-	ASSERT_EQ(0, procfile_stats_read(&now));
-	EXPECT_EQ(before->enabled, now.enabled);
-	EXPECT_EQ(before->overwrite, now.overwrite);
-	EXPECT_EQ(before->buf_kb, now.buf_kb);
-	EXPECT_EQ(before->events, now.events);
-	procfile_stats_free(&now);
-}
-
 /*
  * Every record the module wrote is in the file, in the right CPU, with no
  * gap; the header names the workload's threads; exec, rename and exit are
@@ -243,7 +222,7 @@ TEST_F(record, workload_complete)
 	ASSERT_LT(0, len);
 	self_path[len] = 0;
 	ASSERT_EQ(0, run_schedrec(argv, "workload"));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
@@ -286,7 +265,7 @@ TEST_F(record, sigint_leaves_readable_file)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		execl(schedrec_bin(), "schedrec", "record", "-C", "0", "-q",
+		execl(sr_schedrec_bin(), "schedrec", "record", "-C", "0", "-q",
 		      "-o", TRACE, NULL);
 		_exit(126);
 	}
@@ -301,7 +280,7 @@ TEST_F(record, sigint_leaves_readable_file)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
 	srecreader_close(r);
@@ -332,7 +311,7 @@ TEST_F(record, overflow_loss_matches_module)
 	ASSERT_LT(0, len);
 	self_path[len] = 0;
 	ASSERT_EQ(1, run_schedrec(argv, "starve"));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
@@ -400,9 +379,9 @@ TEST_F(record, stdout_through_a_pipe)
 
 	snprintf(cmd, sizeof(cmd),
 		 "%s record -q -C 0 -o - -- hackbench -g 1 -l 10 | cat > %s",
-		 schedrec_bin(), TRACE);
+		 sr_schedrec_bin(), TRACE);
 	ASSERT_EQ(0, system(cmd));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
 	tr = srecreader_trailer(r, &totals);
@@ -445,7 +424,7 @@ TEST_F(record, bad_options_refused)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		EXPECT_EQ(expect[i], run_schedrec(cases[i], NULL))
 			TH_LOG("case %u (%s %s)", i, cases[i][2], cases[i][3]);
-		expect_restored(_metadata, &self->before);
+		EXPECT_STREQ("", sr_settings_changed(&self->before));
 	}
 }
 
@@ -588,7 +567,7 @@ TEST_F(record, pid_filter)
 	unlink(GO_FIFO);
 	unlink(DONE_FIFO);
 	unlink("/tmp/record_test.tid");
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 }
 
 int main(int argc, char **argv)

@@ -41,13 +41,6 @@
 #error "tests/kmod/Makefile passes SCHEDREC_VERSION from the VERSION file"
 #endif
 
-static const char *schedrec_bin(void)
-{
-	const char *bin = getenv("SCHEDREC_BIN");
-
-	return bin ? bin : "/bin/schedrec";
-}
-
 static void self_path(char *path, size_t size)
 {
 	ssize_t len = readlink("/proc/self/exe", path, size - 1);
@@ -82,7 +75,7 @@ static int run_schedrec(char *const argv[], const char *role,
 			dup2(fd, STDERR_FILENO);
 		if (out)
 			dup2(pipefd[1], STDOUT_FILENO);
-		execv(schedrec_bin(), argv);
+		execv(sr_schedrec_bin(), argv);
 		_exit(126);
 	}
 	if (out) {
@@ -273,19 +266,6 @@ FIXTURE_TEARDOWN(rotate)
 	remove_files();
 }
 
-static void expect_restored(struct __test_metadata *_metadata,
-			    const struct procfile_stats *before)
-{
-	struct procfile_stats now;
-
-	ASSERT_EQ(0, procfile_stats_read(&now));
-	EXPECT_EQ(before->enabled, now.enabled);
-	EXPECT_EQ(before->overwrite, now.overwrite);
-	EXPECT_EQ(before->buf_kb, now.buf_kb);
-	EXPECT_EQ(before->events, now.events);
-	procfile_stats_free(&now);
-}
-
 /*
  * Several files of at most 256 KiB, each read alone with no warning, no
  * gap and its trailer; per CPU, the first number of a file is the one
@@ -309,7 +289,7 @@ TEST_F(rotate, files_continue)
 
 	self_path(self_exe, sizeof(self_exe));
 	ASSERT_EQ(0, run_schedrec(argv, "churn", "8000", NULL, 0));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	sleeper = read_sleeper();
 	ASSERT_LT(0, sleeper);
 	EXPECT_EQ(-1, access(RUN, F_OK));
@@ -373,7 +353,7 @@ TEST_F(rotate, keep_deletes_oldest)
 
 	self_path(self_exe, sizeof(self_exe));
 	ASSERT_EQ(0, run_schedrec(argv, "churn", "8000", NULL, 0));
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	for (n = 1; n <= MAX_FILES; n++) {
 		rotated_name(n, path, sizeof(path));
 		if (!access(path, F_OK))
@@ -414,7 +394,7 @@ TEST_F(rotate, disk_full_ends_cleanly)
 	EXPECT_NE(NULL, strstr(log, "No space left on device")) TH_LOG("%s", log);
 	EXPECT_NE(NULL, strstr(log, "ends cleanly")) TH_LOG("%s", log);
 	fprintf(stderr, "# schedrec said:\n%s", log);
-	expect_restored(_metadata, &self->before);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	EXPECT_TRUE(view_file(FULL_DIR "/full.srec", 0, &view));
 	EXPECT_EQ(0u, view.warnings);
 	EXPECT_TRUE(view.trailer);
@@ -445,7 +425,7 @@ TEST_F(rotate, bad_options_refused)
 			TH_LOG("case %u", i);
 		read_text(STDERR_LOG, log, sizeof(log));
 		EXPECT_NE(NULL, strstr(log, "schedrec record: ")) TH_LOG("%s", log);
-		expect_restored(_metadata, &self->before);
+		EXPECT_STREQ("", sr_settings_changed(&self->before));
 	}
 	EXPECT_EQ(-1, access(RUN, F_OK));
 }

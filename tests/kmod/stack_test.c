@@ -521,13 +521,6 @@ TEST_F(bare, depth_parameter)
 	EXPECT_EQ((uint64_t)SCHEDREC_STACK_MAX_DEPTH, depth);
 }
 
-static const char *schedrec_bin(void)
-{
-	const char *bin = getenv("SCHEDREC_BIN");
-
-	return bin ? bin : "/bin/schedrec";
-}
-
 /* What the trace says about the child's stacks, named from its header. */
 struct file_stacks {
 	struct ksyms *ks;
@@ -603,7 +596,7 @@ TEST_F(bare, record_file_names_frames)
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		setenv(ROLE_ENV, "sleeper", 1);
-		execv(schedrec_bin(), argv);
+		execv(sr_schedrec_bin(), argv);
 		_exit(126);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

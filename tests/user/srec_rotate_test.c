@@ -29,39 +29,6 @@
 
 #include "srec_util.h"
 
-static void put_switch(struct bytes *b, uint32_t seq, uint64_t ts)
-{
-	struct schedrec_switch sw = {
-		.hdr = {
-			.ts = ts,
-			.seq = seq,
-			.size = sizeof(sw),
-			.type = SCHEDREC_EV_SWITCH,
-		},
-		.prev_tid = seq,
-	};
-
-	bytes_add(b, &sw, sizeof(sw));
-}
-
-static void put_lost(struct bytes *b, uint32_t seq, uint64_t ts,
-		     uint64_t count)
-{
-	struct schedrec_lost lost = {
-		.hdr = {
-			.ts = ts,
-			.seq = seq,
-			.size = sizeof(lost),
-			.type = SCHEDREC_REC_LOST,
-		},
-		.count = count,
-		.first_ts = ts - 10,
-		.last_ts = ts - 1,
-	};
-
-	bytes_add(b, &lost, sizeof(lost));
-}
-
 /* Switches numbered @first.. (low 32 bits), appended to @cpu. */
 static int append_switches(struct srecwriter *w, unsigned int cpu,
 			   uint32_t first, unsigned int count, uint64_t ts)
@@ -71,21 +38,10 @@ static int append_switches(struct srecwriter *w, unsigned int cpu,
 	int ret;
 
 	for (i = 0; i < count; i++)
-		put_switch(&recs, first + i, ts + i);
+		put_switch_record(&recs, first + i, ts + i);
 	ret = srecwriter_append(w, cpu, recs.data, recs.len);
 	bytes_free(&recs);
 	return ret;
-}
-
-static void slurp(int fd, struct bytes *out)
-{
-	unsigned char buf[65536];
-	ssize_t done;
-
-	out->len = 0;
-	lseek(fd, 0, SEEK_SET);
-	while ((done = read(fd, buf, sizeof(buf))) > 0)
-		bytes_add(out, buf, done);
 }
 
 static int write_header(struct srecwriter *w, uint32_t flags)
@@ -154,9 +110,9 @@ TEST(second_file_continues)
 	/* FROM_START is not true of a continued file, whatever is asked */
 	ASSERT_EQ(0, write_header(w, SREC_FILE_F_FROM_START |
 				  SREC_FILE_F_FILTERED));
-	put_lost(&recs, 13, 200, 3);
-	put_switch(&recs, 14, 201);
-	put_switch(&recs, 15, 202);
+	put_lost_record(&recs, 13, 200, 3);
+	put_switch_record(&recs, 14, 201);
+	put_switch_record(&recs, 15, 202);
 	ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 	srecwriter_filtered(w, 1, 2);
 	ASSERT_EQ(0, append_switches(w, 1, 7, 3, 210));
@@ -177,7 +133,7 @@ TEST(second_file_continues)
 	ASSERT_EQ(0, srecwriter_write_trailer(w, &trailer));
 	srecwriter_close(w);
 
-	slurp(fd2, &file);
+	bytes_from_fd(fd2, &file);
 	r = read_file(_metadata, &file, &log, &records);
 	ASSERT_NE(NULL, r);
 	info = srecreader_info(r);
@@ -202,7 +158,7 @@ TEST(second_file_continues)
 	srecreader_close(r);
 
 	/* the first file is untouched and complete too */
-	slurp(fd1, &file);
+	bytes_from_fd(fd1, &file);
 	expected_free(&records);
 	memset(&log, 0, sizeof(log));
 	r = read_file(_metadata, &file, &log, &records);
@@ -244,7 +200,7 @@ TEST(numbers_stay_64bit)
 	EXPECT_EQ(0, srecwriter_recording_totals(w, 0)->gaps);
 	srecwriter_close(w);
 
-	slurp(fd2, &file);
+	bytes_from_fd(fd2, &file);
 	r = read_file(_metadata, &file, &log, &records);
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(2, records.count);
@@ -282,7 +238,7 @@ static void expect_clean_end(struct __test_metadata *_metadata, int fd,
 	struct bytes file = { 0 };
 	struct srecreader *r;
 
-	slurp(fd, &file);
+	bytes_from_fd(fd, &file);
 	r = read_file(_metadata, &file, &log, &got);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(records, got.count);

@@ -34,6 +34,50 @@ void bytes_free(struct bytes *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void bytes_from_fd(int fd, struct bytes *out)
+{
+	unsigned char buf[65536];
+	ssize_t done;
+
+	out->len = 0;
+	lseek(fd, 0, SEEK_SET);
+	while ((done = read(fd, buf, sizeof(buf))) > 0)
+		bytes_add(out, buf, done);
+}
+
+void put_switch_record(struct bytes *b, uint32_t seq, uint64_t ts)
+{
+	struct schedrec_switch sw = {
+		.hdr = {
+			.ts = ts,
+			.seq = seq,
+			.size = sizeof(sw),
+			.type = SCHEDREC_EV_SWITCH,
+		},
+		.prev_tid = seq,
+	};
+
+	bytes_add(b, &sw, sizeof(sw));
+}
+
+void put_lost_record(struct bytes *b, uint32_t seq, uint64_t ts,
+		     uint64_t count)
+{
+	struct schedrec_lost lost = {
+		.hdr = {
+			.ts = ts,
+			.seq = seq,
+			.size = sizeof(lost),
+			.type = SCHEDREC_REC_LOST,
+		},
+		.count = count,
+		.first_ts = ts - 10,
+		.last_ts = ts - 1,
+	};
+
+	bytes_add(b, &lost, sizeof(lost));
+}
+
 void expected_add(struct expected_list *list,
 		  const struct expected_record *rec)
 {

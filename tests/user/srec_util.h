@@ -26,6 +26,14 @@ struct bytes {
 
 void bytes_add(struct bytes *b, const void *data, size_t len);
 void bytes_free(struct bytes *b);
+/* The whole of file @fd into @out, replacing what it held. */
+void bytes_from_fd(int fd, struct bytes *out);
+
+/* A switch record of @seq at @ts (its prev_tid @seq), appended to @b. */
+void put_switch_record(struct bytes *b, uint32_t seq, uint64_t ts);
+/* A LOST record of @count lost in [@ts - 10, @ts - 1], appended to @b. */
+void put_lost_record(struct bytes *b, uint32_t seq, uint64_t ts,
+		     uint64_t count);
 
 /* One record as a reader must hand it out. */
 struct expected_record {

@@ -20,50 +20,6 @@
 
 #include "srec_util.h"
 
-/* A switch record of @seq at @ts. */
-static void put_switch(struct bytes *b, uint32_t seq, uint64_t ts)
-{
-	struct schedrec_switch sw = {
-		.hdr = {
-			.ts = ts,
-			.seq = seq,
-			.size = sizeof(sw),
-			.type = SCHEDREC_EV_SWITCH,
-		},
-		.prev_tid = seq,
-	};
-
-	bytes_add(b, &sw, sizeof(sw));
-}
-
-static void put_lost(struct bytes *b, uint32_t seq, uint64_t ts,
-		     uint64_t count)
-{
-	struct schedrec_lost lost = {
-		.hdr = {
-			.ts = ts,
-			.seq = seq,
-			.size = sizeof(lost),
-			.type = SCHEDREC_REC_LOST,
-		},
-		.count = count,
-		.first_ts = ts - 10,
-		.last_ts = ts - 1,
-	};
-
-	bytes_add(b, &lost, sizeof(lost));
-}
-
-static void slurp(int fd, struct bytes *out)
-{
-	unsigned char buf[65536];
-	ssize_t done;
-
-	lseek(fd, 0, SEEK_SET);
-	while ((done = read(fd, buf, sizeof(buf))) > 0)
-		bytes_add(out, buf, done);
-}
-
 /* A writer on a memfd with the test header, @flags in it. */
 static struct srecwriter *writer_on_memfd(int *fd, unsigned int nr_cpus,
 					  uint32_t flags)
@@ -106,16 +62,16 @@ TEST(loss_accounting)
 
 	w = writer_on_memfd(&fd, 2, SREC_FILE_F_FROM_START |
 			    SREC_FILE_F_FILTERED);
-	put_switch(&recs, 2, 100);
-	put_switch(&recs, 3, 110);
-	put_lost(&recs, 9, 120, 5);
-	put_switch(&recs, 10, 130);
-	put_switch(&recs, 14, 140);
+	put_switch_record(&recs, 2, 100);
+	put_switch_record(&recs, 3, 110);
+	put_lost_record(&recs, 9, 120, 5);
+	put_switch_record(&recs, 10, 130);
+	put_switch_record(&recs, 14, 140);
 	ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 	srecwriter_filtered(w, 0, 4);
 	recs.len = 0;
-	put_switch(&recs, 20, 150);
-	put_switch(&recs, 21, 160);
+	put_switch_record(&recs, 20, 150);
+	put_switch_record(&recs, 21, 160);
 	ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 	wt = srecwriter_totals(w, 0);
 	ASSERT_NE(NULL, wt);
@@ -127,7 +83,7 @@ TEST(loss_accounting)
 	EXPECT_EQ(NULL, srecwriter_totals(w, 2));
 	ASSERT_EQ(0, srecwriter_write_trailer(w, &trailer));
 	srecwriter_close(w);
-	slurp(fd, &file);
+	bytes_from_fd(fd, &file);
 	close(fd);
 
 	opt.diag_arg = &log;
@@ -180,14 +136,14 @@ TEST(sequence_wrap)
 
 	w = writer_on_memfd(&fd, 1, 0);
 	for (i = 0; i < 4; i++) {
-		put_switch(&recs, seqs[i], 100 + i);
+		put_switch_record(&recs, seqs[i], 100 + i);
 		ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 		recs.len = 0;
 	}
 	ASSERT_EQ(0, srecwriter_totals(w, 0)->gaps);
 	ASSERT_EQ(0, srecwriter_write_trailer(w, &trailer));
 	srecwriter_close(w);
-	slurp(fd, &file);
+	bytes_from_fd(fd, &file);
 	close(fd);
 	r = open_bytes(file.data, file.len, NULL, err, sizeof(err));
 	ASSERT_NE(NULL, r) TH_LOG("%s", err);
@@ -210,7 +166,7 @@ static size_t sync_horizons(int fd, uint64_t *horizons, size_t max)
 	struct bytes file = { 0 };
 	size_t i, n, count = 0;
 
-	slurp(fd, &file);
+	bytes_from_fd(fd, &file);
 	n = walk_sections(file.data, file.len, sections, 64);
 	for (i = 0; i < n && count < max; i++) {
 		if (sections[i].type != SREC_SEC_SYNC)
@@ -235,7 +191,7 @@ TEST(sync_sections)
 	int fd;
 
 	w = writer_on_memfd(&fd, 1, 0);
-	put_switch(&recs, 0, 50);
+	put_switch_record(&recs, 0, 50);
 	ASSERT_EQ(0, srecwriter_round(w, 100));
 	ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 	ASSERT_EQ(0, srecwriter_round(w, 200));
@@ -249,7 +205,7 @@ TEST(sync_sections)
 	EXPECT_EQ(100, horizons[0]);
 	EXPECT_EQ(200, horizons[1]);
 	recs.len = 0;
-	put_switch(&recs, 1, 650);
+	put_switch_record(&recs, 1, 650);
 	ASSERT_EQ(0, srecwriter_append(w, 0, recs.data, recs.len));
 	ASSERT_EQ(0, srecwriter_round(w, 700));	/* SYNC 500 */
 	ASSERT_EQ(3, sync_horizons(fd, horizons, 8));
@@ -274,8 +230,8 @@ TEST(bad_records_refused)
 	EXPECT_LT(0, before);
 	for (i = 0; i < 7; i++) {
 		recs.len = 0;
-		put_switch(&recs, 0, 100);
-		put_switch(&recs, 1, 110);
+		put_switch_record(&recs, 0, 100);
+		put_switch_record(&recs, 1, 110);
 		hdr = (void *)(recs.data + 32);
 		switch (i) {
 		case 0:
@@ -306,14 +262,14 @@ TEST(bad_records_refused)
 		EXPECT_EQ(before, srecwriter_bytes(w));
 	}
 	recs.len = 0;
-	put_switch(&recs, 0, 100);
+	put_switch_record(&recs, 0, 100);
 	EXPECT_EQ(0, srecwriter_append(w, 1, recs.data, recs.len));
 	EXPECT_LT(before, srecwriter_bytes(w));
 	/* empty and PAD-only appends write nothing */
 	before = srecwriter_bytes(w);
 	EXPECT_EQ(0, srecwriter_append(w, 1, NULL, 0));
 	recs.len = 0;
-	put_switch(&recs, 0, 120);
+	put_switch_record(&recs, 0, 120);
 	((struct schedrec_header *)recs.data)->type = SCHEDREC_REC_PAD;
 	EXPECT_EQ(0, srecwriter_append(w, 1, recs.data, recs.len));
 	EXPECT_EQ(before, srecwriter_bytes(w));
@@ -354,7 +310,7 @@ TEST(misuse)
 	opt.zlib_level = 1;
 	ASSERT_EQ(0, srecwriter_open(&w, fd, &opt));
 
-	put_switch(&recs, 0, 100);
+	put_switch_record(&recs, 0, 100);
 	EXPECT_EQ(-EINVAL, srecwriter_append(w, 0, recs.data, recs.len));
 	EXPECT_EQ(-EINVAL, srecwriter_round(w, 5));
 	EXPECT_EQ(-EINVAL, srecwriter_write_trailer(w, &trailer));
@@ -393,7 +349,7 @@ TEST(enospc)
 	EXPECT_EQ(-ENOSPC, srecwriter_write_header(w, &hdr));
 	EXPECT_NE(NULL, strstr(srecwriter_error(w), strerror(ENOSPC)))
 		TH_LOG("%s", srecwriter_error(w));
-	put_switch(&recs, 0, 100);
+	put_switch_record(&recs, 0, 100);
 	EXPECT_EQ(-ENOSPC, srecwriter_append(w, 0, recs.data, recs.len));
 	EXPECT_EQ(-ENOSPC, srecwriter_round(w, 10));
 	srecwriter_close(w);
