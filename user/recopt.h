@@ -28,6 +28,7 @@ struct recopt {
 	uint64_t rotate_bytes;	/* --rotate: a new file at this size, 0: never */
 	unsigned int keep;	/* --keep: files of a rotation kept, 0: all */
 	int zlib_level;		/* -z[LEVEL], 0: raw */
+	bool direct;		/* --direct: O_DIRECT writes */
 	enum recopt_wait wait;
 	bool dump;		/* --dump the flight recorder */
 	bool quiet;

@@ -828,7 +828,10 @@ static int setup_drainer(struct recorder *r)
 	ret = srecwriter_open(&r->w, r->out_fd, &(struct srecwriter_options){
 		.nr_cpus = r->nr_cpus, .zlib_level = r->opt.zlib_level,
 		.chunk_max = chunk, .allocator = &node_allocator,
-		.reserve = true });
+		.reserve = true, .direct = r->opt.direct });
+	if (!ret && r->opt.direct && !srecwriter_direct(r->w))
+		fprintf(stderr, "schedrec record: warning: --direct: %s cannot be written with O_DIRECT (not a regular file, or its file system refuses it); writing through the page cache\n",
+			r->path);
 	if (!ret)
 		ret = drain_init(&r->d, r->nr_cpus, chunk, node_alloc);
 	if (!ret)

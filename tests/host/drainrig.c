@@ -123,7 +123,8 @@ static void *drainer(void *arg)
 
 	pin(1);
 	ret = srecwriter_open(&run->w, rig->fd, &(struct srecwriter_options){
-		.nr_cpus = 1, .zlib_level = rig->zlib_level });
+		.nr_cpus = 1, .zlib_level = rig->zlib_level,
+		.direct = rig->direct });
 	if (!ret)
 		ret = srecwriter_write_header(run->w, &hdr);
 	if (!ret)

@@ -25,6 +25,7 @@ struct drainrig {
 				  * disk, to make the ring overflow
 				  */
 	int zlib_level;
+	bool direct;		/* write with O_DIRECT (srecwriter options) */
 	int fd;			/* the trace goes here */
 
 	/* what happened */

@@ -8,7 +8,9 @@
  * "workload" runs hackbench (which forks, and whose processes exit) and
  * execs a child that renames itself; "starve" starves the drainer's CPU
  * with a SCHED_FIFO spinner while another CPU switches, so a tiny ring
- * must overflow.
+ * must overflow.  With --direct, the same file, written with O_DIRECT
+ * where /tmp's tmpfs takes it (Linux 6.6 on), and after a warning
+ * through the page cache where it does not.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +34,16 @@
 #define CHILD_COMM	"srt-child"
 #define GO_FIFO		"/tmp/record_test.go"
 #define DONE_FIFO	"/tmp/record_test.done"
+#define STDERR_FILE	"/tmp/record_test.stderr"
 
-/* Run schedrec with @argv (NULL-terminated, argv[0] ignored); its status. */
-static int run_schedrec(char *const argv[], const char *role)
+/*
+ * Run schedrec with @argv (NULL-terminated, argv[0] ignored), its stderr
+ * into @err_path unless NULL; its status.
+ */
+static int run_schedrec_err(char *const argv[], const char *role,
+			    const char *err_path)
 {
-	int status;
+	int status, fd;
 	pid_t pid;
 
 	pid = fork();
@@ -45,12 +52,23 @@ static int run_schedrec(char *const argv[], const char *role)
 	if (!pid) {
 		if (role)
 			setenv("SRT_ROLE", role, 1);
+		if (err_path) {
+			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC,
+				  0600);
+			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+				_exit(126);
+		}
 		execv(sr_schedrec_bin(), argv);
 		_exit(126);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run_schedrec(char *const argv[], const char *role)
+{
+	return run_schedrec_err(argv, role, NULL);
 }
 
 /* SRT_ROLE=workload: hackbench, then a child that renames itself. */
@@ -197,15 +215,19 @@ FIXTURE_TEARDOWN(record)
 }
 
 /*
- * Every record the module wrote is in the file, in the right CPU, with no
- * gap; the header names the workload's threads; exec, rename and exit are
- * there; the module's settings come back.
+ * schedrec record (@direct: --direct), stderr into STDERR_FILE, on the
+ * workload: every record the module wrote is in the file, in the right
+ * CPU, with no gap; the header names the workload's threads; exec, rename
+ * and exit are there; the module's settings come back.
  */
-TEST_F(record, workload_complete)
+static void record_workload(struct __test_metadata *_metadata,
+			    const struct procfile_stats *before, int nr_cpus,
+			    bool direct)
 {
 	char self_path[256];
-	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-o",
-			       TRACE, "-e",
+	/* without --direct, -q once more */
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q",
+			       direct ? "--direct" : "-q", "-o", TRACE, "-e",
 			       "switch,waking,exec,exit,rename,fork", "--",
 			       self_path, NULL };
 	const struct srecreader_info *info;
@@ -221,8 +243,8 @@ TEST_F(record, workload_complete)
 	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
 	ASSERT_LT(0, len);
 	self_path[len] = 0;
-	ASSERT_EQ(0, run_schedrec(argv, "workload"));
-	EXPECT_STREQ("", sr_settings_changed(&self->before));
+	ASSERT_EQ(0, run_schedrec_err(argv, "workload", STDERR_FILE));
+	EXPECT_STREQ("", sr_settings_changed(before));
 
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
@@ -241,7 +263,7 @@ TEST_F(record, workload_complete)
 	/* the ring size did not change: the module still has its counts */
 	ASSERT_EQ(0, procfile_stats_read(&st));
 	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
-	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		EXPECT_EQ(st.cpu[cpu].written, fc.records[cpu])
 			TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(st.cpu[cpu].written, totals[cpu].kernel_written);
@@ -250,6 +272,51 @@ TEST_F(record, workload_complete)
 	}
 	procfile_stats_free(&st);
 	srecreader_close(r);
+}
+
+TEST_F(record, workload_complete)
+{
+	record_workload(_metadata, &self->before, self->nr_cpus, false);
+}
+
+/* Whether /tmp takes O_DIRECT. */
+static bool tmp_takes_o_direct(void)
+{
+	int fd = open("/tmp/record_test.probe",
+		      O_WRONLY | O_CREAT | O_DIRECT, 0600);
+
+	unlink("/tmp/record_test.probe");
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* What schedrec said on stderr. */
+static void read_stderr(char *buf, size_t size)
+{
+	FILE *f = fopen(STDERR_FILE, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	buf[n] = 0;
+	if (f)
+		fclose(f);
+	unlink(STDERR_FILE);
+}
+
+TEST_F(record, direct_complete)
+{
+	bool takes = tmp_takes_o_direct();
+	char err[1024];
+
+	record_workload(_metadata, &self->before, self->nr_cpus, true);
+	read_stderr(err, sizeof(err));
+	if (takes) {
+		EXPECT_EQ(NULL, strstr(err, "--direct")) TH_LOG("%s", err);
+	} else {
+		EXPECT_NE(NULL, strstr(err, "warning: --direct: " TRACE))
+			TH_LOG("stderr: %s", err);
+	}
 }
 
 /* SIGINT mid-run: a complete, readable file and the settings restored. */

@@ -7,8 +7,9 @@
  * and carries every CPU's true 64-bit numbers on from the previous file;
  * numbers missing between the files are in the recording's totals.
  *
- * Failure: a write cut short (RLIMIT_FSIZE) is cut back to the last
- * complete section and the trailer follows if there is room; with the
+ * Failure: a write cut short (RLIMIT_FSIZE), through the page cache or
+ * with O_DIRECT, is cut back to the last complete section and the
+ * trailer follows if there is room; with the
  * reserve option on a full tmpfs, the section that does not fit is refused
  * before any of it is written and the trailer still fits.
  */
@@ -215,9 +216,11 @@ TEST(numbers_stay_64bit)
 }
 
 /* A header and two chunks on @fd; returns the writer. */
-static struct srecwriter *begin_file(int fd, bool reserve)
+static struct srecwriter *begin_file(int fd, bool reserve, bool direct)
 {
-	struct srecwriter_options wopt = { .nr_cpus = 2, .reserve = reserve };
+	struct srecwriter_options wopt = {
+		.nr_cpus = 2, .reserve = reserve, .direct = direct,
+	};
 	struct srecwriter *w;
 
 	if (srecwriter_open(&w, fd, &wopt) || write_header(w, 0) ||
@@ -225,6 +228,15 @@ static struct srecwriter *begin_file(int fd, bool reserve)
 	    append_switches(w, 1, 0, 100, 2000))
 		abort();
 	return w;
+}
+
+/* Writes past @bytes of a file fail with EFBIG (no SIGXFSZ). */
+static int limit_file_size(uint64_t bytes)
+{
+	struct rlimit lim = { .rlim_cur = bytes, .rlim_max = RLIM_INFINITY };
+
+	signal(SIGXFSZ, SIG_IGN);
+	return setrlimit(RLIMIT_FSIZE, &lim);
 }
 
 /* What is left of @fd reads with no damage: @records records. */
@@ -267,20 +279,16 @@ static void expect_clean_end(struct __test_metadata *_metadata, int fd,
 TEST(salvage_after_short_write)
 {
 	struct srecwriter_trailer trailer = { 0 };
-	struct rlimit lim;
 	struct srecwriter *w;
 	uint64_t good;
 	struct stat st;
 	int fd;
 
-	signal(SIGXFSZ, SIG_IGN);
 	fd = memfd_create("short", 0);
 	ASSERT_LE(0, fd);
-	w = begin_file(fd, false);
+	w = begin_file(fd, false, false);
 	good = srecwriter_bytes(w);
-	lim.rlim_cur = good + 4096;
-	lim.rlim_max = RLIM_INFINITY;
-	ASSERT_EQ(0, setrlimit(RLIMIT_FSIZE, &lim));
+	ASSERT_EQ(0, limit_file_size(good + 4096));
 	EXPECT_EQ(-EFBIG, append_switches(w, 0, 100, 1000, 3000));
 	EXPECT_NE(NULL, strstr(srecwriter_error(w), "File too large"));
 	EXPECT_EQ(-EFBIG, append_switches(w, 1, 100, 1, 9000));
@@ -296,24 +304,58 @@ TEST(salvage_after_short_write)
 	close(fd);
 }
 
+/*
+ * The same with O_DIRECT: the write that fails is one of whole blocks
+ * from the start of the file, the header and the first chunks among them,
+ * cut short at the limit in the middle of the next chunk.  Salvage cuts
+ * that chunk off and writes the trailer after the chunks before it.
+ */
+TEST(salvage_after_short_direct_write)
+{
+	struct srecwriter_trailer trailer = { 0 };
+	struct srecwriter *w;
+	uint64_t good, limit;
+	struct stat st;
+	int fd;
+
+	fd = disk_tmpfile();
+	ASSERT_LE(0, fd);
+	w = begin_file(fd, false, true);
+	ASSERT_TRUE(srecwriter_direct(w));
+	good = srecwriter_bytes(w);
+	/* nothing written yet: all of it is staged */
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(0, st.st_size);
+	limit = (good / 4096 + 2) * 4096;
+	ASSERT_EQ(0, limit_file_size(limit));
+	/* 40000 records: a chunk of 1 MiB, which fills a block to write */
+	EXPECT_EQ(-EFBIG, append_switches(w, 0, 100, 40000, 3000));
+	EXPECT_NE(NULL, strstr(srecwriter_error(w), "File too large"))
+		TH_LOG("%s", srecwriter_error(w));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(limit, st.st_size);
+
+	EXPECT_EQ(0, srecwriter_salvage(w, &trailer));
+	EXPECT_NE(NULL, strstr(srecwriter_error(w), "File too large"));
+	srecwriter_close(w);
+	expect_clean_end(_metadata, fd, 200, true);
+	close(fd);
+}
+
 /* No room for the trailer: the file still ends at a section boundary. */
 TEST(salvage_without_room)
 {
 	struct srecwriter_trailer trailer = { 0 };
-	struct rlimit lim;
 	struct srecwriter *w;
 	uint64_t good;
 	struct stat st;
 	int fd;
 
-	signal(SIGXFSZ, SIG_IGN);
 	fd = memfd_create("short", 0);
 	ASSERT_LE(0, fd);
-	w = begin_file(fd, false);
+	w = begin_file(fd, false, false);
 	good = srecwriter_bytes(w);
-	lim.rlim_cur = good + 16;
-	lim.rlim_max = RLIM_INFINITY;
-	ASSERT_EQ(0, setrlimit(RLIMIT_FSIZE, &lim));
+	ASSERT_EQ(0, limit_file_size(good + 16));
 	EXPECT_EQ(-EFBIG, append_switches(w, 0, 100, 10, 3000));
 	EXPECT_EQ(-EFBIG, srecwriter_salvage(w, &trailer));
 	srecwriter_close(w);
@@ -351,7 +393,7 @@ TEST(reserve_on_full_disk)
 	snprintf(path, sizeof(path), "%s/full.srec", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ASSERT_LE(0, fd);
-	w = begin_file(fd, true);
+	w = begin_file(fd, true, false);
 	for (i = 0; i < 1000 && !ret; i++) {
 		good = srecwriter_bytes(w);
 		ret = append_switches(w, i % 2, 100 + i * 100, 100,

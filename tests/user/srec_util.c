@@ -297,49 +297,84 @@ void test_header(struct srecwriter_header *hdr)
 	hdr->nr_threads = ARRAY_SIZE(test_threads);
 }
 
-int synth_write(struct synth *s, int fd, int zlib_level, unsigned int rounds,
-		unsigned int per_round)
+struct srecwriter *synth_begin(struct synth *s, int fd,
+			       struct srecwriter_options opt)
 {
-	struct srecwriter_kernel_count kernel[SYNTH_CPUS_MAX];
-	struct srecwriter_options opt = {
-		.nr_cpus = s->nr_cpus,
-		.zlib_level = zlib_level,
-	};
-	struct srecwriter_trailer trailer = { .kernel = kernel };
 	struct srecwriter_header hdr;
 	struct srecwriter *w;
-	unsigned int i, cpu;
-	int ret;
 
-	ret = srecwriter_open(&w, fd, &opt);
-	if (ret)
-		return ret;
+	opt.nr_cpus = s->nr_cpus;
+	if (srecwriter_open(&w, fd, &opt))
+		return NULL;
 	test_header(&hdr);
-	ret = srecwriter_write_header(w, &hdr);
+	if (srecwriter_write_header(w, &hdr)) {
+		srecwriter_close(w);
+		return NULL;
+	}
+	return w;
+}
+
+int synth_rounds(struct synth *s, struct srecwriter *w, unsigned int rounds,
+		 unsigned int per_round)
+{
+	unsigned int i;
+	int ret = 0;
+
 	for (i = 0; !ret && i < rounds; i++) {
 		synth_events(s, per_round);
 		ret = srecwriter_round(w, s->now + 1);
 		if (!ret)
 			ret = synth_flush(s, w);
 	}
+	return ret;
+}
+
+int synth_end(struct synth *s, struct srecwriter *w)
+{
+	struct srecwriter_kernel_count kernel[SYNTH_CPUS_MAX];
+	struct srecwriter_trailer trailer = {
+		.end_mono_ns = s->now + 1,
+		.end_real_ns = 1700000000000000000ull + s->now + 1,
+		.kernel = kernel,
+	};
+	unsigned int cpu;
+	int ret;
+
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		kernel[cpu].written = s->cpu[cpu].seq;
 		kernel[cpu].lost = 0;
 	}
-	if (!ret)
-		ret = srecwriter_write_trailer(w, &trailer);
+	ret = srecwriter_write_trailer(w, &trailer);
 	srecwriter_close(w);
 	return ret;
 }
 
-static void fd_slurp(int fd, struct bytes *out)
+int synth_write(struct synth *s, int fd, int zlib_level, unsigned int rounds,
+		unsigned int per_round)
 {
-	unsigned char buf[65536];
-	ssize_t done;
+	struct srecwriter *w;
+	int ret;
 
-	lseek(fd, 0, SEEK_SET);
-	while ((done = read(fd, buf, sizeof(buf))) > 0)
-		bytes_add(out, buf, done);
+	w = synth_begin(s, fd, (struct srecwriter_options){
+		.zlib_level = zlib_level });
+	if (!w)
+		return -EIO;
+	ret = synth_rounds(s, w, rounds, per_round);
+	if (ret) {
+		srecwriter_close(w);
+		return ret;
+	}
+	return synth_end(s, w);
+}
+
+int disk_tmpfile(void)
+{
+	char path[] = "/var/tmp/srec_test.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd >= 0)
+		unlink(path);
+	return fd;
 }
 
 int synth_to_bytes(struct synth *s, struct bytes *out, int zlib_level,
@@ -351,7 +386,7 @@ int synth_to_bytes(struct synth *s, struct bytes *out, int zlib_level,
 		return -errno;
 	ret = synth_write(s, fd, zlib_level, rounds, per_round);
 	if (!ret)
-		fd_slurp(fd, out);
+		bytes_from_fd(fd, out);
 	close(fd);
 	return ret;
 }

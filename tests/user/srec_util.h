@@ -91,11 +91,30 @@ int synth_flush(struct synth *s, struct srecwriter *w);
 void test_header(struct srecwriter_header *hdr);
 
 /*
+ * A whole recording in three steps: a writer on @fd with @opt (nr_cpus is
+ * the synth's) and the test header, or NULL; @rounds rounds of
+ * @per_round events, each round's start before them (0 or the writer's
+ * error); the trailer, its end times from the synth's clock, and the
+ * writer closed (0 or the trailer's error).
+ */
+struct srecwriter *synth_begin(struct synth *s, int fd,
+			       struct srecwriter_options opt);
+int synth_rounds(struct synth *s, struct srecwriter *w, unsigned int rounds,
+		 unsigned int per_round);
+int synth_end(struct synth *s, struct srecwriter *w);
+
+/*
  * Write a whole recording of @rounds rounds of @per_round events to @fd:
  * header, rounds with SYNC, trailer.  Returns 0 or the writer's error.
  */
 int synth_write(struct synth *s, int fd, int zlib_level, unsigned int rounds,
 		unsigned int per_round);
+
+/*
+ * A new file on disk (in /var/tmp, which is not a tmpfs), already
+ * unlinked: for O_DIRECT.  Returns its fd, or -1.
+ */
+int disk_tmpfile(void);
 
 /* The contents of a recording in memory (via a memfd). */
 int synth_to_bytes(struct synth *s, struct bytes *out, int zlib_level,

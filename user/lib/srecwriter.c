@@ -5,7 +5,9 @@
  * Every section goes out in one writev() loop, built from pieces that are
  * already in memory (the caller's records included), so a section is never
  * staged in a buffer of its own and the only copy of a raw chunk is the
- * kernel's.  Memory is allocated once, by srecwriter_open().
+ * kernel's.  With options.direct the kernel copies nothing: sections are
+ * staged and written with O_DIRECT in whole blocks, the one copy being
+ * ours.  Memory is allocated once, by srecwriter_open().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,9 @@
 
 /* options.reserve: the file's blocks are allocated this far ahead */
 #define RESERVE_AHEAD	(256u << 10)
+
+/* options.direct: the buffer sections are staged in */
+#define STAGE_SIZE	(2 * SRECWRITER_DIRECT_BLOCK)
 
 enum writer_state {
 	WRITER_OPEN,		/* nothing written yet */
@@ -69,6 +74,19 @@ struct srecwriter {
 	bool reserve;
 	uint64_t reserved;
 	uint64_t trailer_len;
+	/*
+	 * options.direct: bytes [stage_pos, bytes) of the file are staged;
+	 * stage_pos is a multiple of SRECWRITER_DIRECT_ALIGN and all before
+	 * it is written.  stage_since: when staged bytes not yet in the file
+	 * came (a round's start), or 0.
+	 */
+	bool want_direct;
+	bool direct;
+	void *stage_mem;
+	unsigned char *stage;
+	size_t stage_len;
+	uint64_t stage_pos;
+	uint64_t stage_since;
 
 	/* record sizes by type from the event table; -1: not in it */
 	int type_size[256];
@@ -193,15 +211,27 @@ static int setup_zlib(struct srecwriter *w)
 	return w->zbuf ? 0 : -ENOMEM;
 }
 
+static int set_direct(int fd, bool on)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0)
+		return -errno;
+	flags = on ? flags | O_DIRECT : flags & ~O_DIRECT;
+	return fcntl(fd, F_SETFL, flags) ? -errno : 0;
+}
+
 /*
  * Begin a file on @fd: where it starts in the fd, and whether it is a
- * regular file, which can be cut back after a failed write and have its
- * blocks allocated ahead.
+ * regular file, which can be cut back after a failed write, have its
+ * blocks allocated ahead and be written with O_DIRECT (from an aligned
+ * offset, where the file system takes it).
  */
 static void attach_fd(struct srecwriter *w, int fd)
 {
 	struct stat st;
 	off_t off;
+	int flags;
 
 	w->fd = fd;
 	w->bytes = 0;
@@ -211,6 +241,14 @@ static void attach_fd(struct srecwriter *w, int fd)
 	w->seekable = off >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
 	w->base = w->seekable ? off : 0;
 	w->reserve = w->want_reserve && w->seekable;
+	w->stage_len = 0;
+	w->stage_pos = 0;
+	w->stage_since = 0;
+	/* pwrite() on an O_APPEND file appends: not for us */
+	flags = fcntl(fd, F_GETFL);
+	w->direct = w->want_direct && w->seekable && flags >= 0 &&
+		    !(flags & O_APPEND) &&
+		    !(w->base % SRECWRITER_DIRECT_ALIGN) && !set_direct(fd, true);
 }
 
 /* Give back the blocks allocated ahead, past what is written. */
@@ -267,6 +305,115 @@ static int keep_room(struct srecwriter *w, uint64_t len)
 			 (unsigned long long)len);
 }
 
+/* A write failed: 0 is never returned, the error sticks. */
+static int write_failed(struct srecwriter *w, int err)
+{
+	w->error = err;
+	return set_error(w, err, "write failed after %llu bytes: %s",
+			 (unsigned long long)w->bytes, strerror(-err));
+}
+
+/* The first @len bytes staged are in the file: let them go. */
+static void stage_drop(struct srecwriter *w, size_t len)
+{
+	memmove(w->stage, w->stage + len, w->stage_len - len);
+	w->stage_len -= len;
+	w->stage_pos += len;
+	if (!w->stage_len)
+		w->stage_since = 0;
+}
+
+/*
+ * Write the first @len bytes staged where they belong in the file.  What
+ * a failed write put in the file is let go of: the stage then starts at
+ * the end of the file (and may no longer be aligned: only salvage and
+ * close write after a failure).  Returns 0 or -errno.
+ */
+static int stage_write(struct srecwriter *w, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (done < len) {
+		n = pwrite(w->fd, w->stage + done, len - done,
+			   w->base + w->stage_pos + done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	if (ret)
+		stage_drop(w, done);
+	return ret;
+}
+
+/*
+ * Stop writing with O_DIRECT: what is staged goes out through the page
+ * cache, and the fd's offset is where the next section goes.
+ */
+static int direct_end(struct srecwriter *w)
+{
+	uint64_t end = w->base + w->stage_pos + w->stage_len;
+	int ret;
+
+	if (!w->direct)
+		return 0;
+	w->direct = false;
+	ret = set_direct(w->fd, false);
+	if (!ret)
+		ret = stage_write(w, w->stage_len);
+	if (!ret && lseek(w->fd, end, SEEK_SET) != (off_t)end)
+		ret = -errno;
+	if (ret)
+		return write_failed(w, ret);
+	stage_drop(w, w->stage_len);
+	return 0;
+}
+
+/* Write the whole blocks staged with O_DIRECT; the rest stays staged. */
+static int stage_flush(struct srecwriter *w)
+{
+	size_t len = w->stage_len & ~(size_t)(SRECWRITER_DIRECT_ALIGN - 1);
+	int ret;
+
+	if (!len)
+		return 0;
+	ret = stage_write(w, len);
+	/* a file system that wants another alignment: do without */
+	if (ret == -EINVAL)
+		return direct_end(w);
+	if (ret)
+		return write_failed(w, ret);
+	stage_drop(w, len);
+	return 0;
+}
+
+/*
+ * Have every staged byte in the file: the whole blocks with O_DIRECT, the
+ * last part of a block through the page cache.  That part stays staged:
+ * the next O_DIRECT write starts at its block and writes it again.
+ */
+static int stage_sync(struct srecwriter *w)
+{
+	int ret = stage_flush(w);
+
+	if (ret || !w->direct || !w->stage_len)
+		return ret;
+	ret = set_direct(w->fd, false);
+	if (!ret)
+		ret = stage_write(w, w->stage_len);
+	if (!ret)
+		ret = set_direct(w->fd, true);
+	if (ret)
+		return write_failed(w, ret);
+	w->stage_since = 0;
+	return 0;
+}
+
 int srecwriter_open(struct srecwriter **wp, int fd,
 		    const struct srecwriter_options *opt)
 {
@@ -286,6 +433,18 @@ int srecwriter_open(struct srecwriter **wp, int fd,
 	w->allocator = *a;
 	w->nr_cpus = opt->nr_cpus;
 	w->want_reserve = opt->reserve;
+	if (opt->direct) {
+		w->stage_mem = a->alloc(STAGE_SIZE + SRECWRITER_DIRECT_ALIGN,
+					a->arg);
+		if (!w->stage_mem) {
+			a->free(w, sizeof(*w), a->arg);
+			return -ENOMEM;
+		}
+		w->stage = (void *)(((uintptr_t)w->stage_mem +
+				     SRECWRITER_DIRECT_ALIGN - 1) &
+				    ~(uintptr_t)(SRECWRITER_DIRECT_ALIGN - 1));
+		w->want_direct = true;
+	}
 	attach_fd(w, fd);
 	w->trailer_len = sizeof(struct srec_frame) +
 			 sizeof(struct srec_trailer_head) +
@@ -329,8 +488,18 @@ void srecwriter_close(struct srecwriter *w)
 	if (w->recording)
 		a.free(w->recording, w->nr_cpus * sizeof(*w->recording),
 		       a.arg);
+	/* what is staged goes out, and the fd is as it was given */
+	direct_end(w);
+	if (w->stage_mem)
+		a.free(w->stage_mem, STAGE_SIZE + SRECWRITER_DIRECT_ALIGN,
+		       a.arg);
 	release_reserve(w);
 	a.free(w, sizeof(*w), a.arg);
+}
+
+bool srecwriter_direct(const struct srecwriter *w)
+{
+	return w->direct;
 }
 
 /* Wait until @fd takes more: for a non-blocking descriptor. */
@@ -345,9 +514,53 @@ static int wait_writable(int fd)
 	return 0;
 }
 
+/*
+ * options.direct: copy @iov into the stage (consuming it), writing whole
+ * blocks once there are SRECWRITER_DIRECT_BLOCK bytes.  Stops early if
+ * the file system refuses O_DIRECT: the rest of @iov is then the caller's
+ * to write.  Returns the number of pieces left, or -errno.
+ */
+static int stage_iov(struct srecwriter *w, struct iovec *iov, int count)
+{
+	int ret;
+
+	if (!w->stage_since)
+		w->stage_since = w->round_start[1] ? w->round_start[1] : 1;
+	while (count && w->direct) {
+		size_t n = STAGE_SIZE - w->stage_len;
+
+		if (n > iov->iov_len)
+			n = iov->iov_len;
+		memcpy(w->stage + w->stage_len, iov->iov_base, n);
+		w->stage_len += n;
+		w->bytes += n;
+		iov->iov_base = (char *)iov->iov_base + n;
+		iov->iov_len -= n;
+		if (!iov->iov_len) {
+			iov++;
+			count--;
+		}
+		if (w->stage_len == STAGE_SIZE || (!count &&
+		    w->stage_len >= SRECWRITER_DIRECT_BLOCK)) {
+			ret = stage_flush(w);
+			if (ret)
+				return ret;
+		}
+	}
+	return count;
+}
+
 /* Write all of @iov (which it consumes); 0 or a sticky -errno. */
 static int write_all(struct srecwriter *w, struct iovec *iov, int count)
 {
+	if (w->direct) {
+		int left = stage_iov(w, iov, count);
+
+		if (left <= 0)
+			return left;
+		iov += count - left;
+		count = left;
+	}
 	while (count) {
 		ssize_t done = writev(w->fd, iov, count);
 		int err;
@@ -358,11 +571,7 @@ static int write_all(struct srecwriter *w, struct iovec *iov, int count)
 				continue;
 			if (err == EAGAIN && !wait_writable(w->fd))
 				continue;
-			w->error = -err;
-			return set_error(w, -err,
-					 "write failed after %llu bytes: %s",
-					 (unsigned long long)w->bytes,
-					 strerror(err));
+			return write_failed(w, -err);
 		}
 		w->bytes += done;
 		while (count && (size_t)done >= iov->iov_len) {
@@ -868,6 +1077,7 @@ int srecwriter_round(struct srecwriter *w, uint64_t start_ns)
 	struct srec_sync_head head;
 	uint64_t horizon = w->round_start[0];
 	bool known = w->rounds >= 2;
+	int ret;
 
 	if (w->error)
 		return w->error;
@@ -878,6 +1088,12 @@ int srecwriter_round(struct srecwriter *w, uint64_t start_ns)
 	w->round_start[0] = w->round_start[1];
 	w->round_start[1] = start_ns;
 	w->rounds++;
+	if (w->direct && w->stage_since &&
+	    start_ns - w->stage_since >= SRECWRITER_DIRECT_HOLD_NS) {
+		ret = stage_sync(w);
+		if (ret)
+			return ret;
+	}
 	/* the chunks of a round are covered three rounds later */
 	if (w->rounds_idle >= 3)
 		return 0;
@@ -920,8 +1136,11 @@ int srecwriter_write_trailer(struct srecwriter *w,
 		w->recording[cpu].kernel_written = trailer->kernel[cpu].written;
 		w->recording[cpu].kernel_lost = trailer->kernel[cpu].lost;
 	}
-	ret = write_section(w, SREC_SEC_TRAILER, &head, sizeof(head),
-			    &piece, 1);
+	/* the file is whole once its trailer is: no byte stays staged */
+	ret = direct_end(w);
+	if (!ret)
+		ret = write_section(w, SREC_SEC_TRAILER, &head, sizeof(head),
+				    &piece, 1);
 	if (!ret) {
 		w->state = WRITER_DONE;
 		release_reserve(w);
@@ -940,15 +1159,29 @@ int srecwriter_salvage(struct srecwriter *w,
 		return 0;
 	if (w->state != WRITER_RECORDING)
 		return err ? err : -EINVAL;
+	memcpy(message, w->message, sizeof(message));
+	if (w->direct) {
+		/* the staged bytes of whole sections go out */
+		if (w->good_bytes < w->stage_pos + w->stage_len)
+			w->stage_len = w->good_bytes > w->stage_pos ?
+				       w->good_bytes - w->stage_pos : 0;
+		w->bytes = w->stage_pos + w->stage_len;
+		w->error = 0;
+		if (direct_end(w)) {
+			ret = w->error;
+			goto out;
+		}
+	}
 	/* what a failed write left of its section goes */
 	if (w->bytes != w->good_bytes) {
 		end = w->base + w->good_bytes;
 		if (!w->seekable || ftruncate(w->fd, end) ||
-		    lseek(w->fd, end, SEEK_SET) != (off_t)end)
-			return err ? err : -EIO;
+		    lseek(w->fd, end, SEEK_SET) != (off_t)end) {
+			ret = err ? err : -EIO;
+			goto out;
+		}
 		w->bytes = w->good_bytes;
 	}
-	memcpy(message, w->message, sizeof(message));
 	w->error = 0;
 	ret = srecwriter_write_trailer(w, trailer);
 	if (ret && w->seekable && w->bytes != w->good_bytes) {
@@ -957,6 +1190,7 @@ int srecwriter_salvage(struct srecwriter *w,
 		    lseek(w->fd, end, SEEK_SET) == (off_t)end)
 			w->bytes = w->good_bytes;
 	}
+out:
 	release_reserve(w);
 	/* the first error is the one to tell, and it sticks */
 	if (err) {

@@ -31,9 +31,11 @@
  * and every later call returns it.  srecwriter_error() says what happened
  * in words.  srecwriter_salvage() then ends a regular file cleanly: it cuts
  * off what the failed write left and writes the trailer, in the room that
- * the reserve option keeps for it on a full disk.  Writing to a pipe whose reader went away raises SIGPIPE unless
- * the caller ignores it; then the error is -EPIPE.  The fd should be
- * blocking; EINTR is retried, and EAGAIN waits in poll().
+ * the reserve option keeps for it on a full disk.  Writing to a pipe whose
+ * reader went away raises SIGPIPE unless the caller ignores it; then the
+ * error is -EPIPE.  The fd should be blocking; EINTR is retried, and
+ * EAGAIN waits in poll().  With options.direct, the writer sets O_DIRECT
+ * on the fd while it writes the file and clears it when it ends it.
  */
 #ifndef SCHEDREC_SRECWRITER_H
 #define SCHEDREC_SRECWRITER_H
@@ -53,6 +55,9 @@ struct srec_allocator {
 
 #define SRECWRITER_CHUNK_DEFAULT	(1u << 20)
 #define SRECWRITER_ZLIB_MIN		256
+#define SRECWRITER_DIRECT_ALIGN		4096u
+#define SRECWRITER_DIRECT_BLOCK		(1u << 20)
+#define SRECWRITER_DIRECT_HOLD_NS	1000000000ull
 
 struct srecwriter_options {
 	unsigned int nr_cpus;	/* possible CPUs, 1..SREC_CPUS_MAX */
@@ -73,6 +78,18 @@ struct srecwriter_options {
 				 * (srecwriter_salvage()).  Ignored where the
 				 * file system cannot allocate ahead.
 				 */
+	bool direct;		/* on a regular file, write with O_DIRECT:
+				 * sections are copied into a buffer and go
+				 * out in aligned blocks of about
+				 * SRECWRITER_DIRECT_BLOCK bytes, past the
+				 * page cache; what is buffered is written
+				 * within SRECWRITER_DIRECT_HOLD_NS (at the
+				 * next srecwriter_round() after that), and
+				 * by the trailer.  Where the file system or
+				 * the file's offset does not allow it, the
+				 * writer writes through the page cache
+				 * (srecwriter_direct() says which).
+				 */
 };
 
 struct srecwriter;
@@ -80,6 +97,12 @@ struct srecwriter;
 /* Allocate a writer for @fd.  Returns 0 and sets *@wp, or -errno. */
 int srecwriter_open(struct srecwriter **wp, int fd,
 		    const struct srecwriter_options *opt);
+
+/*
+ * Whether the current file is written with O_DIRECT (options.direct, on a
+ * file system and at an offset that allow it).
+ */
+bool srecwriter_direct(const struct srecwriter *w);
 
 /*
  * What the header says.  Zero or NULL fields take the defaults given; the
@@ -187,8 +210,9 @@ int srecwriter_write_trailer(struct srecwriter *w,
  * After a failure (a write error, or any other reason to stop early): end
  * the file as cleanly as possible.  If a write failed part way through a
  * section of a regular file, the file is cut back to the end of the last
- * complete section; then the trailer is written (with the reserve option,
- * into the room kept for it).  Returns 0 if the file now ends with its
+ * complete section (with options.direct, the complete sections still
+ * staged are written first, through the page cache); then the trailer is
+ * written (with the reserve option, into the room kept for it).  Returns 0 if the file now ends with its
  * trailer, or -errno: the file then ends at a section boundary if it could
  * be cut, and a reader warns that the trailer is missing.  A write error
  * stays sticky, and srecwriter_error() keeps the first one.
