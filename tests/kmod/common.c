@@ -334,6 +334,58 @@ const char *sr_schedrec_bin(void)
 	return bin ? bin : "/bin/schedrec";
 }
 
+int sr_run_schedrec(char *const argv[], const char *role,
+		    const char *err_path, char *out, size_t out_size)
+{
+	int status, pipefd[2] = { -1, -1 }, fd;
+	size_t len = 0;
+	ssize_t done;
+	pid_t pid;
+
+	if (out && pipe(pipefd))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (role)
+			setenv("SRT_ROLE", role, 1);
+		if (err_path) {
+			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC,
+				  0600);
+			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+				_exit(126);
+		}
+		if (out)
+			dup2(pipefd[1], STDOUT_FILENO);
+		execv(sr_schedrec_bin(), argv);
+		_exit(126);
+	}
+	if (out) {
+		close(pipefd[1]);
+		while (len < out_size - 1 &&
+		       (done = read(pipefd[0], out + len, out_size - 1 - len)) > 0)
+			len += done;
+		out[len] = '\0';
+		close(pipefd[0]);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void sr_read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t len = -1;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		len = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[len > 0 ? len : 0] = '\0';
+}
+
 const char *sr_settings_changed(const struct procfile_stats *before)
 {
 	struct procfile_stats now;

@@ -94,6 +94,19 @@ int sr_wait_child_ok(pid_t pid);
 /* The schedrec to run: $SCHEDREC_BIN, or /bin/schedrec. */
 const char *sr_schedrec_bin(void);
 
+/*
+ * Run sr_schedrec_bin() with @argv (argv[0] ignored) and SRT_ROLE=@role
+ * unless NULL, its stderr into the file @err_path unless NULL, its stdout
+ * into @out (@out_size bytes, NUL-terminated) unless NULL.  Returns its
+ * exit status (126 if it could not be run or @err_path not be created),
+ * 128 + the signal that ended it, or -errno.
+ */
+int sr_run_schedrec(char *const argv[], const char *role,
+		    const char *err_path, char *out, size_t out_size);
+
+/* File @path's text, at most @size - 1 bytes, into @buf ("" if none). */
+void sr_read_text(const char *path, char *buf, size_t size);
+
 struct procfile_stats;
 
 /*

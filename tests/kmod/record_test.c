@@ -36,39 +36,10 @@
 #define DONE_FIFO	"/tmp/record_test.done"
 #define STDERR_FILE	"/tmp/record_test.stderr"
 
-/*
- * Run schedrec with @argv (NULL-terminated, argv[0] ignored), its stderr
- * into @err_path unless NULL; its status.
- */
-static int run_schedrec_err(char *const argv[], const char *role,
-			    const char *err_path)
-{
-	int status, fd;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (role)
-			setenv("SRT_ROLE", role, 1);
-		if (err_path) {
-			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC,
-				  0600);
-			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-				_exit(126);
-		}
-		execv(sr_schedrec_bin(), argv);
-		_exit(126);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
+/* Run schedrec with @argv (NULL-terminated, argv[0] ignored); its status. */
 static int run_schedrec(char *const argv[], const char *role)
 {
-	return run_schedrec_err(argv, role, NULL);
+	return sr_run_schedrec(argv, role, NULL, NULL, 0);
 }
 
 /* SRT_ROLE=workload: hackbench, then a child that renames itself. */
@@ -243,7 +214,7 @@ static void record_workload(struct __test_metadata *_metadata,
 	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
 	ASSERT_LT(0, len);
 	self_path[len] = 0;
-	ASSERT_EQ(0, run_schedrec_err(argv, "workload", STDERR_FILE));
+	ASSERT_EQ(0, sr_run_schedrec(argv, "workload", STDERR_FILE, NULL, 0));
 	EXPECT_STREQ("", sr_settings_changed(before));
 
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
@@ -292,25 +263,14 @@ static bool tmp_takes_o_direct(void)
 	return true;
 }
 
-/* What schedrec said on stderr. */
-static void read_stderr(char *buf, size_t size)
-{
-	FILE *f = fopen(STDERR_FILE, "r");
-	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-
-	buf[n] = 0;
-	if (f)
-		fclose(f);
-	unlink(STDERR_FILE);
-}
-
 TEST_F(record, direct_complete)
 {
 	bool takes = tmp_takes_o_direct();
 	char err[1024];
 
 	record_workload(_metadata, &self->before, self->nr_cpus, true);
-	read_stderr(err, sizeof(err));
+	sr_read_text(STDERR_FILE, err, sizeof(err));
+	unlink(STDERR_FILE);
 	if (takes) {
 		EXPECT_EQ(NULL, strstr(err, "--direct")) TH_LOG("%s", err);
 	} else {

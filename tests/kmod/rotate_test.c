@@ -50,57 +50,15 @@ static void self_path(char *path, size_t size)
 
 /*
  * Run schedrec with @argv, its stderr into STDERR_LOG (and @out, if not
- * NULL, gets its stdout); the workload role @role.  Returns its status.
+ * NULL, gets its stdout); the workload role @role, SRT_ROUNDS=@rounds
+ * unless NULL.  Returns its status.
  */
 static int run_schedrec(char *const argv[], const char *role,
 			const char *rounds, char *out, size_t out_size)
 {
-	int status, pipefd[2] = { -1, -1 }, fd;
-	size_t len = 0;
-	ssize_t done;
-	pid_t pid;
-
-	if (out && pipe(pipefd))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (role)
-			setenv("SRT_ROLE", role, 1);
-		if (rounds)
-			setenv("SRT_ROUNDS", rounds, 1);
-		fd = open(STDERR_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		if (out)
-			dup2(pipefd[1], STDOUT_FILENO);
-		execv(sr_schedrec_bin(), argv);
-		_exit(126);
-	}
-	if (out) {
-		close(pipefd[1]);
-		while (len < out_size - 1 &&
-		       (done = read(pipefd[0], out + len, out_size - 1 - len)) > 0)
-			len += done;
-		out[len] = '\0';
-		close(pipefd[0]);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static void read_text(const char *path, char *buf, size_t size)
-{
-	ssize_t len = -1;
-	int fd = open(path, O_RDONLY);
-
-	if (fd >= 0) {
-		len = read(fd, buf, size - 1);
-		close(fd);
-	}
-	buf[len > 0 ? len : 0] = '\0';
+	if (rounds)
+		setenv("SRT_ROUNDS", rounds, 1);
+	return sr_run_schedrec(argv, role, STDERR_LOG, out, out_size);
 }
 
 /*
@@ -219,7 +177,7 @@ static pid_t read_sleeper(void)
 {
 	char buf[32];
 
-	read_text(SLEEPER_PID, buf, sizeof(buf));
+	sr_read_text(SLEEPER_PID, buf, sizeof(buf));
 	return atoi(buf);
 }
 
@@ -389,7 +347,7 @@ TEST_F(rotate, disk_full_ends_cleanly)
 	mkdir(FULL_DIR, 0755);
 	ASSERT_EQ(0, mount("full", FULL_DIR, "tmpfs", 0, "size=256k"));
 	status = run_schedrec(argv, "churn", "1000000", NULL, 0);
-	read_text(STDERR_LOG, log, sizeof(log));
+	sr_read_text(STDERR_LOG, log, sizeof(log));
 	EXPECT_EQ(3, status) TH_LOG("%s", log);
 	EXPECT_NE(NULL, strstr(log, "No space left on device")) TH_LOG("%s", log);
 	EXPECT_NE(NULL, strstr(log, "ends cleanly")) TH_LOG("%s", log);
@@ -423,7 +381,7 @@ TEST_F(rotate, bad_options_refused)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		EXPECT_EQ(2, run_schedrec(cases[i], NULL, NULL, NULL, 0))
 			TH_LOG("case %u", i);
-		read_text(STDERR_LOG, log, sizeof(log));
+		sr_read_text(STDERR_LOG, log, sizeof(log));
 		EXPECT_NE(NULL, strstr(log, "schedrec record: ")) TH_LOG("%s", log);
 		EXPECT_STREQ("", sr_settings_changed(&self->before));
 	}
@@ -441,7 +399,7 @@ TEST_F(rotate, version_names_the_module)
 	char *const status[] = { "schedrec", "status", NULL };
 	char out[4096], sys[64], want[128];
 
-	read_text("/sys/module/schedrec/version", sys, sizeof(sys));
+	sr_read_text("/sys/module/schedrec/version", sys, sizeof(sys));
 	EXPECT_STREQ(SCHEDREC_VERSION "\n", sys);
 	ASSERT_EQ(0, run_schedrec(version, NULL, NULL, out, sizeof(out)));
 	snprintf(want, sizeof(want), "schedrec %s (ABI %u)\n", SCHEDREC_VERSION,
