@@ -11,6 +11,7 @@
 #include "taskstate.h"
 
 #define MAX_HANDLERS	16
+#define STATE_LETTERS	4096	/* TASK_IDLE (0x402) included */
 #define LOSSES_MAX	4096	/* past that, a CPU's windows are merged */
 
 enum where {
@@ -100,9 +101,9 @@ struct schedmodel {
 	/* skip what nobody asked for */
 	bool want_oncpu, want_offcpu, want_switchout, want_wakeup, want_latency;
 	bool want_usurp;
-	char letters[2][256];	/* state letters of small prev_states,
-				 * [preempted][prev_state]
-				 */
+	char letters[STATE_LETTERS];	/* of the prev_states of threads
+					 * that were not preempted
+					 */
 	struct sched_loss *losses;
 	size_t nr_losses, cap_losses;
 	struct stack_table stacks;
@@ -683,13 +684,13 @@ static void thread_switch_in(struct schedmodel *m, struct thread *t,
 	}
 	if (t->where == WHERE_OFF) {
 		emit_offcpu(m, t, t->since, ts, cpu, 0);
-		if (t->state == 'R')
+		if (t->state == 'R' && m->want_latency)
 			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
 	} else if (t->where == WHERE_UNSEEN) {
 		/* off CPU since before the recording, as far as we know */
 		emit_offcpu(m, t, m->origin, ts, cpu, IV_CUT_START);
 	}
-	if (t->wake_ts)
+	if (t->wake_ts && m->want_latency)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
 	waiter_remove(m, t);
 	t->where = WHERE_ON;
@@ -740,9 +741,9 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		stack = c->pending_stack;
 	c->pending_stack = NULL;
 	if (prev) {
-		state = sw->prev_state < 256 ?
-			m->letters[preempt][sw->prev_state] :
-			taskstate_letter(sw->prev_state, preempt);
+		state = preempt ? 'R' : sw->prev_state < STATE_LETTERS ?
+			m->letters[sw->prev_state] :
+			taskstate_letter(sw->prev_state, false);
 		if (m->want_switchout && ts >= m->win_start &&
 		    ts < m->win_end) {
 			struct switchout_ev ev = {
@@ -990,10 +991,8 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 
 	if (!m)
 		return NULL;
-	for (state = 0; state < 256; state++) {
-		m->letters[0][state] = taskstate_letter(state, false);
-		m->letters[1][state] = taskstate_letter(state, true);
-	}
+	for (state = 0; state < STATE_LETTERS; state++)
+		m->letters[state] = taskstate_letter(state, false);
 	m->info = info;
 	m->window = *window;
 	m->nr_cpus = info->file.nr_cpus;

@@ -22,6 +22,14 @@
  */
 #define MERGE_PREFETCH	512
 
+/*
+ * Chunks are kept for reuse once their records are handed out, up to as
+ * much as was ever held at once: a new chunk's memory costs a page fault
+ * per page, as much as merging its records when the file is read once.
+ * Their payloads are made in steps of this, so that one fits the next.
+ */
+#define CHUNK_STEP	(64u << 10)
+
 int reader_merge_init(struct srecreader *r)
 {
 	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max;
@@ -55,6 +63,12 @@ void reader_merge_free(struct srecreader *r)
 		}
 	}
 	free(r->retired);
+	while (r->spare) {
+		struct reader_chunk *next = r->spare->next;
+
+		free(r->spare);
+		r->spare = next;
+	}
 	free(r->cpus);
 	free(r->heap);
 	free(r->heap_ts);
@@ -100,13 +114,12 @@ static void heap_push(struct srecreader *r, unsigned int cpu)
 }
 
 /*
- * The top's record changed (or the top was replaced): move it down,
- * lifting the smaller child into the hole until it fits.
+ * The top's record changed to one at @ts (or the top was replaced): move
+ * it down, lifting the smaller child into the hole until it fits.
  */
-static void heap_sift_down(struct srecreader *r)
+static inline void heap_sift_down(struct srecreader *r, uint64_t ts)
 {
 	unsigned int i = 0, n = r->heap_len, cpu = r->heap[0], child;
-	uint64_t ts = cpu_record(r, cpu)->ts;
 
 	for (;;) {
 		child = 2 * i + 1;
@@ -131,7 +144,7 @@ static void heap_pop(struct srecreader *r)
 	if (!--r->heap_len)
 		return;
 	r->heap[0] = r->heap[r->heap_len];
-	heap_sift_down(r);
+	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
 }
 
 /* A damaged section: a warning and on, or in strict mode the end. */
@@ -380,6 +393,44 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 	return true;
 }
 
+/* A chunk with room for @raw_len bytes: a spare one, or new; NULL: ENOMEM. */
+static struct reader_chunk *chunk_get(struct srecreader *r, uint32_t raw_len)
+{
+	struct reader_chunk **link, *chunk;
+	size_t capacity;
+
+	for (link = &r->spare; *link; link = &(*link)->next) {
+		chunk = *link;
+		if (chunk->capacity < raw_len)
+			continue;
+		*link = chunk->next;
+		r->spare_bytes -= chunk->capacity;
+		chunk->next = NULL;
+		return chunk;
+	}
+	capacity = ((size_t)raw_len + CHUNK_STEP - 1) / CHUNK_STEP * CHUNK_STEP;
+	chunk = malloc(sizeof(*chunk) + capacity);
+	if (!chunk)
+		return NULL;
+	chunk->next = NULL;
+	chunk->capacity = capacity;
+	return chunk;
+}
+
+/* @chunk is done with: kept for a next one, or freed. */
+static void chunk_put(struct srecreader *r, struct reader_chunk *chunk)
+{
+	if (!chunk)
+		return;
+	if (r->spare_bytes + chunk->capacity > r->status.buffered_peak) {
+		free(chunk);
+		return;
+	}
+	chunk->next = r->spare;
+	r->spare = chunk;
+	r->spare_bytes += chunk->capacity;
+}
+
 static void load_chunk(struct srecreader *r)
 {
 	uint64_t offset = r->frame_offset;
@@ -394,32 +445,31 @@ static void load_chunk(struct srecreader *r)
 		skip_corrupt(r, h.cpu < r->nr_cpus ? (int)h.cpu : -1, why);
 		return;
 	}
-	chunk = malloc(sizeof(*chunk) + h.raw_len);
+	chunk = chunk_get(r, h.raw_len);
 	if (!chunk) {
 		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
 		return;
 	}
-	memset(chunk, 0, sizeof(*chunk));
 	chunk->offset = offset;
 	chunk->head = h;
 	stored = chunk->payload;
 	if (h.flags & SREC_CHUNK_ZLIB)
 		stored = reader_scratch(r, r->frame.data_len);
 	if (!stored) {
-		free(chunk);
+		chunk_put(r, chunk);
 		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
 		return;
 	}
 	status = reader_read_data(r, stored);
 	if (!data_status_ok(r, status)) {
-		free(chunk);
+		chunk_put(r, chunk);
 		return;
 	}
 	if (chunk_sound(r, status, stored, chunk, why, sizeof(why))) {
 		queue_chunk(r, chunk);
 		return;
 	}
-	free(chunk);
+	chunk_put(r, chunk);
 	report_corrupt(r, offset, h.cpu, "cpu %u: %s", h.cpu, why);
 }
 
@@ -578,57 +628,43 @@ deliver_late(struct srecreader *r, unsigned int cpu,
 	r->late_warned = true;
 }
 
-/* Hand out the oldest record and move its CPU on. */
-static void deliver(struct srecreader *r, struct srec_record *rec)
+/* The first record of a chunk: its numbers start from the chunk head's. */
+static __attribute__((noinline)) uint64_t
+deliver_chunk_start(struct srecreader *r, struct reader_cpu *c,
+		    const struct reader_chunk *chunk)
 {
-	unsigned int cpu = r->heap[0];
-	struct reader_cpu *c = &r->cpus[cpu];
-	struct reader_chunk *chunk = c->first;
-	const struct schedrec_header *hdr = cpu_record(r, cpu);
 	struct srecreader_cpu *s = &c->stats;
-	uint64_t seq, expected;
 
-	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
-	if (c->chunk_start) {
-		seq = chunk->head.first_seq;
-		s->filtered += chunk->head.filtered;
-	}
-	rec->gap = 0;
-	if ((c->started || (r->info.file.flags & SREC_FILE_F_FROM_START)) &&
-	    seq > expected)
-		rec->gap = seq - expected;
-	c->started = true;
-	c->next_seq = seq + 1;
-	rec->hdr = hdr;
-	rec->cpu = cpu;
-	rec->seq = seq;
-	rec->chunk_offset = chunk->offset;
-
-	if (!s->records++)
-		s->first_ts = hdr->ts;
-	s->last_ts = hdr->ts;
-	s->bytes += hdr->size;
-	if (hdr->type == SCHEDREC_REC_LOST) {
-		s->lost += ((const struct schedrec_lost *)hdr)->count;
-		s->lost_records++;
-	}
-	s->gaps += rec->gap;
-	s->gap_count += !!rec->gap;
-	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
-	if (hdr->ts < r->newest_ts)
-		deliver_late(r, cpu, chunk, hdr);
-	else
-		r->newest_ts = hdr->ts;
-
-	/* move on; the chunk stays allocated until the next call */
 	c->chunk_start = false;
-	c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload,
-				    c->pos + hdr->size);
-	__builtin_prefetch(chunk->payload + c->pos + MERGE_PREFETCH);
-	if (c->pos < chunk->head.raw_len) {
-		heap_sift_down(r);
+	if (!s->records)
+		s->first_ts = r->heap_ts[0];
+	s->filtered += chunk->head.filtered;
+	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+	return chunk->head.first_seq;
+}
+
+/* Sequence numbers from @expected to @seq are missing before @rec. */
+static __attribute__((noinline)) void
+deliver_gap(struct srecreader *r, struct reader_cpu *c, uint64_t seq,
+	    uint64_t expected, struct srec_record *rec)
+{
+	struct srecreader_cpu *s = &c->stats;
+
+	if ((!c->started && !(r->info.file.flags & SREC_FILE_F_FROM_START)) ||
+	    seq <= expected)
 		return;
-	}
+	rec->gap = seq - expected;
+	s->gaps += rec->gap;
+	s->gap_count++;
+	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+}
+
+/* The CPU's chunk is handed out: on to its next, if there is one. */
+static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
+							 struct reader_cpu *c)
+{
+	struct reader_chunk *chunk = c->first;
+
 	r->retired = chunk;
 	r->buffered -= chunk->head.raw_len;
 	c->first = chunk->next;
@@ -639,7 +675,64 @@ static void deliver(struct srecreader *r, struct srec_record *rec)
 	}
 	c->pos = srecchunk_skip_pad(&c->first->head, c->first->payload, 0);
 	c->chunk_start = true;
-	heap_sift_down(r);
+	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
+}
+
+/*
+ * Hand out the oldest record and move its CPU on.  The common case (the
+ * next record of the same chunk, no numbers missing) is kept short: it is
+ * half of what reading a trace costs.
+ */
+static void deliver(struct srecreader *r, struct srec_record *rec)
+{
+	unsigned int cpu = r->heap[0];
+	struct reader_cpu *c = &r->cpus[cpu];
+	struct reader_chunk *chunk = c->first;
+	const struct schedrec_header *hdr = cpu_record(r, cpu), *next;
+	struct srecreader_cpu *s = &c->stats;
+	uint64_t ts = r->heap_ts[0], seq, expected;
+	uint32_t pos;
+
+	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
+	if (unlikely(hdr->type == SCHEDREC_REC_LOST)) {
+		s->lost += ((const struct schedrec_lost *)hdr)->count;
+		s->lost_records++;
+	}
+	if (unlikely(c->chunk_start))
+		seq = deliver_chunk_start(r, c, chunk);
+	rec->gap = 0;
+	if (unlikely(seq != expected))
+		deliver_gap(r, c, seq, expected, rec);
+	c->started = true;
+	c->next_seq = seq + 1;
+	rec->hdr = hdr;
+	rec->cpu = cpu;
+	rec->seq = seq;
+	rec->chunk_offset = chunk->offset;
+	s->records++;
+	s->last_ts = ts;
+	s->bytes += hdr->size;
+	if (unlikely(ts < r->newest_ts))
+		deliver_late(r, cpu, chunk, hdr);
+	else
+		r->newest_ts = ts;
+
+	/* move on; the chunk stays allocated until the next call */
+	pos = c->pos + hdr->size;
+	next = (const void *)(chunk->payload + pos);
+	if (unlikely(pos >= chunk->head.raw_len ||
+		     next->type == SCHEDREC_REC_PAD)) {
+		c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload, pos);
+		if (c->pos >= chunk->head.raw_len) {
+			deliver_next_chunk(r, c);
+			return;
+		}
+		next = cpu_record(r, cpu);
+	} else {
+		c->pos = pos;
+	}
+	__builtin_prefetch(chunk->payload + c->pos + MERGE_PREFETCH);
+	heap_sift_down(r, next->ts);
 }
 
 /* The end of the records: what the trailer says against what was read. */
@@ -723,7 +816,7 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 int srecreader_next(struct srecreader *r, struct srec_record *rec)
 {
 	if (r->retired) {
-		free(r->retired);
+		chunk_put(r, r->retired);
 		r->retired = NULL;
 	}
 	/* the common case, kept small: a record is ready */

@@ -19,13 +19,15 @@
 /*
  * A chunk read and checked, waiting for its records to be handed out.  It
  * is allocated with its payload, which malloc's alignment and the layout
- * keep as aligned as the records in it need.
+ * keep as aligned as the records in it need; once handed out, it waits on
+ * the spare list for a payload that fits.
  */
 struct reader_chunk {
 	struct reader_chunk *next;
 	uint64_t offset;
+	size_t capacity;		/* payload bytes it has room for */
 	struct srec_chunk_head head;
-	unsigned char payload[];
+	unsigned char payload[] __attribute__((aligned(SCHEDREC_RECORD_ALIGN)));
 };
 
 SREC_CHECK(SREC_OFFSET(reader_chunk, payload) % SCHEDREC_RECORD_ALIGN == 0);
@@ -75,7 +77,9 @@ struct srecreader {
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
 	bool finished;			/* the end was reported */
-	struct reader_chunk *retired;	/* handed out last, freed next */
+	struct reader_chunk *retired;	/* handed out last, spare next */
+	struct reader_chunk *spare;	/* chunks to use again */
+	size_t spare_bytes;		/* their capacity */
 	uint64_t newest_ts;		/* of the records handed out */
 	bool late_warned;
 

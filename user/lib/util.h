@@ -7,5 +7,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 #define __printf(fmt, args)	__attribute__((format(printf, fmt, args)))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 
 #endif /* SCHEDREC_UTIL_H */
