@@ -7,6 +7,13 @@
 
 #include "srecinput.h"
 
+/*
+ * Reads of this much or more go straight to the caller's memory, and a
+ * peek reads little more than that ahead: a chunk's payload is then read
+ * into its place by the kernel, not copied there from the buffer.
+ */
+#define SRECINPUT_DIRECT	(64u << 10)
+
 int srecinput_init(struct srecinput *in, int fd, size_t size)
 {
 	memset(in, 0, sizeof(*in));
@@ -53,8 +60,14 @@ size_t srecinput_peek(struct srecinput *in, size_t len,
 		in->start = 0;
 	}
 	while (in->end - in->start < len) {
-		size_t done = read_some(in, in->buf + in->end,
-					in->size - in->end);
+		size_t want = len - (in->end - in->start), done;
+
+		/* not far past what is asked: the caller may read the rest */
+		if (want < SRECINPUT_DIRECT)
+			want = SRECINPUT_DIRECT;
+		if (want > in->size - in->end)
+			want = in->size - in->end;
+		done = read_some(in, in->buf + in->end, want);
 
 		if (!done)
 			break;
@@ -75,7 +88,7 @@ size_t srecinput_read(struct srecinput *in, void *dst, size_t len)
 		if (!avail) {
 			/* large reads go straight to the caller's memory */
 			in->start = in->end = 0;
-			if (out && len - copied >= in->size) {
+			if (out && len - copied >= SRECINPUT_DIRECT) {
 				part = read_some(in, out + copied,
 						 len - copied);
 				if (!part)

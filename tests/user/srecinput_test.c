@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srecinput: peeks and reads of every size class (inside the buffer,
+ * around the size read straight into the caller's memory, larger than the
+ * buffer), on a file and on a pipe that hands over a few bytes at a time,
+ * give the input's bytes in order at the right offsets; reads past the
+ * end stop short, and skipping (a NULL destination) consumes as reading
+ * does.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "srecinput.h"
+
+#define INPUT_LEN	(3u << 20)
+#define BUF_SIZE	(256u << 10)
+
+static unsigned char *pattern(void)
+{
+	unsigned char *p = malloc(INPUT_LEN);
+	size_t i;
+
+	for (i = 0; p && i < INPUT_LEN; i++)
+		p[i] = (i * 2654435761u) >> 13;
+	return p;
+}
+
+/* A file holding the pattern, read from its start. */
+static int pattern_file(const unsigned char *p)
+{
+	char path[] = "/tmp/srecinput_test.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (write(fd, p, INPUT_LEN) != (ssize_t)INPUT_LEN ||
+	    lseek(fd, 0, SEEK_SET)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A pipe fed by a child in writes of 1000 bytes, so reads come short. */
+static int pattern_pipe(const unsigned char *p, pid_t *child)
+{
+	int fds[2];
+	size_t off;
+
+	if (pipe(fds))
+		return -1;
+	*child = fork();
+	if (*child < 0)
+		return -1;
+	if (!*child) {
+		close(fds[0]);
+		for (off = 0; off < INPUT_LEN; off += 1000) {
+			size_t len = INPUT_LEN - off < 1000 ?
+				     INPUT_LEN - off : 1000;
+
+			if (write(fds[1], p + off, len) != (ssize_t)len)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
+/* Sizes to read in turn: small, around the direct size, past the buffer. */
+static const size_t steps[] = {
+	24, 1, 4096, 65535, 65536, 65537, 200000, 8, BUF_SIZE, BUF_SIZE + 1,
+	1048576, 0, 3,
+};
+
+static void read_all(struct __test_metadata *_metadata, int fd,
+		     const unsigned char *p)
+{
+	unsigned char *got = malloc(BUF_SIZE * 5);
+	struct srecinput in;
+	const unsigned char *peeked;
+	size_t off = 0, i = 0, len, n;
+
+	ASSERT_NE(NULL, got);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	while (off < INPUT_LEN) {
+		len = steps[i++ % ARRAY_SIZE(steps)];
+		/* a peek first, as the reader looks at a frame's head */
+		n = srecinput_peek(&in, 32, &peeked);
+		ASSERT_EQ(INPUT_LEN - off < 32 ? INPUT_LEN - off : 32, n);
+		ASSERT_EQ(0, memcmp(p + off, peeked, n));
+		ASSERT_EQ(off, in.offset);
+		if (i % 3 == 0) {
+			n = srecinput_read(&in, NULL, len);
+		} else {
+			n = srecinput_read(&in, got, len);
+			ASSERT_EQ(0, memcmp(p + off, got, n));
+		}
+		ASSERT_EQ(INPUT_LEN - off < len ? INPUT_LEN - off : len, n);
+		off += n;
+		ASSERT_EQ(off, in.offset);
+	}
+	ASSERT_EQ(0, srecinput_peek(&in, 1, &peeked));
+	ASSERT_EQ(0, srecinput_read(&in, got, 100));
+	ASSERT_EQ(0, in.error);
+	srecinput_free(&in);
+	free(got);
+}
+
+TEST(file)
+{
+	unsigned char *p = pattern();
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_file(p);
+	ASSERT_LE(0, fd);
+	read_all(_metadata, fd, p);
+	close(fd);
+	free(p);
+}
+
+TEST(short_reads_from_a_pipe)
+{
+	unsigned char *p = pattern();
+	pid_t child;
+	int fd, status;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_pipe(p, &child);
+	ASSERT_LE(0, fd);
+	read_all(_metadata, fd, p);
+	close(fd);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, status);
+	free(p);
+}
+
+/* A peek larger than what is buffered, straddling the buffer's end. */
+TEST(peek_across_the_buffer_end)
+{
+	unsigned char *p = pattern();
+	const unsigned char *peeked;
+	struct srecinput in;
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_file(p);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	ASSERT_EQ(BUF_SIZE - 10, srecinput_read(&in, NULL, BUF_SIZE - 10));
+	ASSERT_EQ(BUF_SIZE, srecinput_peek(&in, BUF_SIZE, &peeked));
+	EXPECT_EQ(0, memcmp(p + BUF_SIZE - 10, peeked, BUF_SIZE));
+	/* no more than the buffer, however much is asked */
+	ASSERT_EQ(BUF_SIZE, srecinput_peek(&in, 2 * BUF_SIZE, &peeked));
+	EXPECT_EQ(BUF_SIZE - 10, in.offset);
+	srecinput_free(&in);
+	close(fd);
+	free(p);
+}
+
+TEST_HARNESS_MAIN
