@@ -104,6 +104,7 @@ struct schedmodel {
 	char letters[STATE_LETTERS];	/* of the prev_states of threads
 					 * that were not preempted
 					 */
+	char preempted;			/* the letter of those that were */
 	struct sched_loss *losses;
 	size_t nr_losses, cap_losses;
 	struct stack_table stacks;
@@ -741,7 +742,7 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		stack = c->pending_stack;
 	c->pending_stack = NULL;
 	if (prev) {
-		state = preempt ? 'R' : sw->prev_state < STATE_LETTERS ?
+		state = preempt ? m->preempted : sw->prev_state < STATE_LETTERS ?
 			m->letters[sw->prev_state] :
 			taskstate_letter(sw->prev_state, false);
 		if (m->want_switchout && ts >= m->win_start &&
@@ -993,6 +994,7 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 		return NULL;
 	for (state = 0; state < STATE_LETTERS; state++)
 		m->letters[state] = taskstate_letter(state, false);
+	m->preempted = taskstate_letter(0, true);
 	m->info = info;
 	m->window = *window;
 	m->nr_cpus = info->file.nr_cpus;

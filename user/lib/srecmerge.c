@@ -50,25 +50,25 @@ int reader_merge_init(struct srecreader *r)
 	return 0;
 }
 
+/* A list of chunks, linked by ->next. */
+static void free_chunks(struct reader_chunk *chunk)
+{
+	struct reader_chunk *next;
+
+	for (; chunk; chunk = next) {
+		next = chunk->next;
+		free(chunk);
+	}
+}
+
 void reader_merge_free(struct srecreader *r)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; r->cpus && cpu < r->nr_cpus; cpu++) {
-		struct reader_chunk *chunk = r->cpus[cpu].first, *next;
-
-		for (; chunk; chunk = next) {
-			next = chunk->next;
-			free(chunk);
-		}
-	}
+	for (cpu = 0; r->cpus && cpu < r->nr_cpus; cpu++)
+		free_chunks(r->cpus[cpu].first);
 	free(r->retired);
-	while (r->spare) {
-		struct reader_chunk *next = r->spare->next;
-
-		free(r->spare);
-		r->spare = next;
-	}
+	free_chunks(r->spare);
 	free(r->cpus);
 	free(r->heap);
 	free(r->heap_ts);
@@ -628,6 +628,12 @@ deliver_late(struct srecreader *r, unsigned int cpu,
 	r->late_warned = true;
 }
 
+/* Numbers neither delivered nor filtered out by the recorder. */
+static void update_missing(struct srecreader_cpu *s)
+{
+	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+}
+
 /* The first record of a chunk: its numbers start from the chunk head's. */
 static __attribute__((noinline)) uint64_t
 deliver_chunk_start(struct srecreader *r, struct reader_cpu *c,
@@ -639,7 +645,7 @@ deliver_chunk_start(struct srecreader *r, struct reader_cpu *c,
 	if (!s->records)
 		s->first_ts = r->heap_ts[0];
 	s->filtered += chunk->head.filtered;
-	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+	update_missing(s);
 	return chunk->head.first_seq;
 }
 
@@ -656,7 +662,7 @@ deliver_gap(struct srecreader *r, struct reader_cpu *c, uint64_t seq,
 	rec->gap = seq - expected;
 	s->gaps += rec->gap;
 	s->gap_count++;
-	s->missing = s->gaps > s->filtered ? s->gaps - s->filtered : 0;
+	update_missing(s);
 }
 
 /* The CPU's chunk is handed out: on to its next, if there is one. */
