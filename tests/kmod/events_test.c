@@ -77,6 +77,37 @@ static void scenario_child(char *exe, bool two_cpus, int ready, int go)
 	_exit(24);
 }
 
+/* The child's last switch-out, the one with a dead prev_state, is logged. */
+static bool dead_switch_logged(const struct sr_log *log, pid_t child)
+{
+	size_t i;
+
+	for (i = 0; i < log->n; i++)
+		if (log->ev[i].r.hdr.type == SCHEDREC_EV_SWITCH &&
+		    log->ev[i].r.sw.prev_tid == (uint32_t)child &&
+		    taskstate_is_dead(log->ev[i].r.sw.prev_state))
+			return true;
+	return false;
+}
+
+/* Drain the rings into @log until it holds that switch of @child. */
+static int drain_until_dead_switch(struct sr_log *log,
+				   struct ringreader_seq *seqs, int nr_cpus,
+				   pid_t child, int timeout_ms)
+{
+	int waited, ret;
+
+	for (waited = 0; waited < timeout_ms; waited++) {
+		ret = sr_drain_all(log, seqs, nr_cpus);
+		if (ret)
+			return ret;
+		if (dead_switch_logged(log, child))
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
 FIXTURE_SETUP(scenario)
 {
 	int ready[2], go[2], cpu;
@@ -120,6 +151,14 @@ FIXTURE_SETUP(scenario)
 	ASSERT_EQ(1, write(go[1], &byte, 1));
 	self->go_after = sr_now_ns();
 	ASSERT_EQ(0, sr_wait_child_ok(self->child));
+	/*
+	 * A child is reaped once it has exited, which can be before its
+	 * CPU switches away from it for the last time: drain until that
+	 * switch is in the log.
+	 */
+	ASSERT_EQ(0, drain_until_dead_switch(&self->log, self->seqs,
+					     self->nr_cpus, self->child,
+					     10000));
 	ASSERT_EQ(0, sr_enable(false));
 	self->end = sr_now_ns();
 
