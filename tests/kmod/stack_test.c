@@ -29,6 +29,7 @@
 #include "ksyms.h"
 #include "procfile.h"
 #include "srecreader.h"
+#include "taskstate.h"
 
 #define DEPTH_PARAM	"/sys/module/schedrec/parameters/stack_depth"
 #define DEPTH_DEFAULT	24
@@ -247,6 +248,49 @@ static pid_t start_reader(int from)
 	_exit(read(from, &byte, 1) == 1 ? 0 : 1);
 }
 
+/*
+ * @tid's switch-out asleep in S (its STACK record comes before it) is in
+ * some ring; the rings are read, not drained.
+ */
+static bool sleep_in_rings(pid_t tid)
+{
+	int nr_cpus = sr_nr_cpus(), cpu;
+	bool found = false;
+
+	for (cpu = 0; !found && cpu < nr_cpus; cpu++) {
+		const struct schedrec_header *rec;
+		const struct schedrec_switch *sw;
+		struct ringreader rr;
+
+		if (ringreader_open(&rr, cpu))
+			continue;
+		if (ringreader_begin(&rr) >= 0)
+			while (!found && ringreader_next(&rr, &rec) > 0) {
+				sw = (const void *)rec;
+				found = rec->type == SCHEDREC_EV_SWITCH &&
+					sw->prev_tid == (uint32_t)tid &&
+					!(rec->flags & SCHEDREC_F_PREEMPT) &&
+					taskstate_letter(sw->prev_state,
+							 false) == 'S';
+			}
+		ringreader_close(&rr);
+	}
+	return found;
+}
+
+/* Wait until @tid has been switched out asleep, as the rings say. */
+static int wait_sleep_recorded(pid_t tid, int timeout_ms)
+{
+	int waited;
+
+	for (waited = 0; waited < timeout_ms; waited++) {
+		if (sleep_in_rings(tid))
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
 FIXTURE_SETUP(stack)
 {
 	size_t len = 0;
@@ -272,6 +316,11 @@ FIXTURE_SETUP(stack)
 	self->reader = start_reader(go[0]);
 	ASSERT_LT(0, self->reader);
 	ASSERT_EQ(0, sr_wait_task_state(self->reader, 'S', 10000));
+	/*
+	 * /proc shows S from set_current_state(), before schedule() has
+	 * switched the reader out: wait for the switch itself.
+	 */
+	ASSERT_EQ(0, wait_sleep_recorded(self->reader, 10000));
 	self->wrote = sr_now_ns();
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(0, sr_wait_child_ok(self->reader));
