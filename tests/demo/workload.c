@@ -4,17 +4,24 @@
  * demo` and for the tests that check schedrec's reports against it.
  *
  *   ticker   wakes on a 50 ms grid (absolute clock_nanosleep) and works
- *            3 ms: off CPU 47 ms at a time, sleeping (S), plus how late
- *            the next wakeup is, minus how late this one was.  Its
- *            longest sleep is meant to read as its period, 50 ms +- 10 %:
- *            a timer fires up to a 4 ms tick late under QEMU's TCG (6.5 ms
- *            seen), so 3 ms of work puts the longest sleep at 47-54 ms,
- *            inside 45-55 with room on both sides.  It runs SCHED_FIFO so
- *            that it gets a CPU as soon as it wakes although every CPU is
- *            busy: as a SCHED_OTHER task its wakeups waited up to 19 ms
- *            here (6.12's EEVDF lets the running task finish its slice,
- *            noticed at the next tick), which would make its longest
- *            sleep say more about the others than about it.
+ *            4.5 ms: off CPU 45.5 ms at a time, sleeping (S), plus how
+ *            late the next wakeup is, minus how late this one was.  Its
+ *            longest sleep is meant to read as its period, 50 ms +- 10 %.
+ *            Under QEMU's single-threaded TCG a wakeup is late by as long
+ *            as the other vCPU keeps the host thread: any interrupt, even
+ *            the ticker's own timer, hands the thread to the other vCPU
+ *            until an interrupt takes it back (the other's 4 ms tick at
+ *            the latest, when nothing else comes first).  Two such waits
+ *            may add up (10.5 ms seen).  The longest of 80 sleeps is
+ *            45.5 ms plus the largest difference between consecutive
+ *            delays, which is hardly ever below 0: 45-55 leaves that
+ *            difference 9.5 ms, where 3 ms of work left it 8 (a sleep of
+ *            54.2 ms seen on a quiet host, 56.7 on a busy one).  It runs SCHED_FIFO so that it gets a CPU as
+ *            soon as it wakes although every CPU is busy: as a
+ *            SCHED_OTHER task its wakeups waited up to 19 ms here (6.12's
+ *            EEVDF lets the running task finish its slice, noticed at the
+ *            next tick), which would make its longest sleep say more
+ *            about the others than about it.
  *   hog-a    busy loops, both pinned to CPU 0 at the same nice: the
  *   hog-b    scheduler time-slices them, so each is preempted (R) by the
  *            other
@@ -57,11 +64,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#define NSEC_PER_USEC		1000ull
 #define NSEC_PER_MSEC		1000000ull
 #define NSEC_PER_SEC		1000000000ull
 
 #define TICKER_PERIOD_NS	(50 * NSEC_PER_MSEC)
-#define TICKER_WORK_NS		(3 * NSEC_PER_MSEC)
+#define TICKER_WORK_NS		(4500 * NSEC_PER_USEC)
 #define TICKER_FIFO_PRIORITY	10
 #define LOCKER_PERIOD_NS	(20 * NSEC_PER_MSEC)
 #define LOCKER_HOLD_NS		(10 * NSEC_PER_MSEC)
@@ -77,7 +85,7 @@ static const char usage[] =
 	"usage: demo-workload [-d PATH] [SECONDS]\n"
 	"\n"
 	"Threads with known scheduling behaviour, for 4 seconds by default:\n"
-	"  ticker  wakes every 50 ms for 3 ms of work (sleeps ~47 ms, S),\n"
+	"  ticker  wakes every 50 ms for 4.5 ms of work (sleeps ~45.5 ms, S),\n"
 	"          SCHED_FIFO\n"
 	"  hog-a   busy, pinned to CPU 0 with hog-b: they preempt each other\n"
 	"  hog-b\n"
