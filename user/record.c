@@ -128,6 +128,9 @@ struct recorder {
 	int child_status;
 	int go_fd;		/* the child execs once this is written */
 	uint64_t start_ns;
+	/* when we turned recording off: the end of the recording */
+	uint64_t stop_mono_ns;
+	uint64_t stop_real_ns;
 	uint64_t records;
 	uint64_t status_at;
 	uint64_t *peak;		/* per CPU, highest fill seen, bytes */
@@ -538,6 +541,34 @@ static int write_header(struct recorder *r, const struct modstate *st,
 }
 
 /*
+ * When the recording ended, for the last trailer: when we turned it off,
+ * or if it was off already (--dump of a stopped flight recorder), the
+ * newest record's time.  Not when the file is ended, after the last
+ * drain: nothing is recorded then, and a report would count that time
+ * to whatever ran last.
+ */
+static void end_time(const struct recorder *r, struct srecwriter_trailer *tr)
+{
+	uint64_t newest = srecwriter_newest_ts(r->w), mono, real;
+
+	if (r->stop_mono_ns) {
+		tr->end_mono_ns = r->stop_mono_ns;
+		tr->end_real_ns = r->stop_real_ns;
+	} else if (newest) {
+		srecsys_clocks(&mono, &real);
+		tr->end_mono_ns = newest;
+		tr->end_real_ns = real - (mono - newest);
+	}
+}
+
+/* Turn recording off, noting when. */
+static int stop_recording(struct recorder *r)
+{
+	srecsys_clocks(&r->stop_mono_ns, &r->stop_real_ns);
+	return procfile_write("enable", "0");
+}
+
+/*
  * End the file with its trailer; @salvage: after a failure, as cleanly as
  * the writer can.  The kernel's counters go into the last file's trailer
  * only: they count the whole recording, every file of a rotation.
@@ -560,6 +591,8 @@ static int end_file(struct recorder *r, bool last, bool salvage)
 		tr.kernel = counts;
 		procfile_stats_free(&st);
 	}
+	if (last)
+		end_time(r, &tr);
 	if (salvage)
 		ret = srecwriter_salvage(r->w, &tr);
 	else
@@ -879,7 +912,7 @@ static int dump(struct recorder *r)
 	}
 	if (r->saved.enabled) {
 		r->changed = true;
-		ret = procfile_write("enable", "0");
+		ret = stop_recording(r);
 		if (ret) {
 			cmd_error("record", ret, "cannot stop recording");
 			return ret;
@@ -960,7 +993,7 @@ static int record(struct recorder *r)
 	if (ret && !*srecwriter_error(r->w))
 		cmd_error("record", ret, "recording stopped");
 	stop_fence(r);
-	procfile_write("enable", "0");
+	stop_recording(r);
 	if (!ret)
 		ret = drain_rest(r);
 	/*

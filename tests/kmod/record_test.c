@@ -93,6 +93,7 @@ struct file_counts {
 	uint64_t records[64];	/* events: PAD and LOST excluded */
 	uint64_t lost[64];	/* LOST records' counts plus gaps */
 	uint64_t gaps;
+	uint64_t newest_ts;	/* of every record */
 	int exec_named;		/* exec records of CHILD_COMM or hackbench */
 	int exits;
 	int renames;
@@ -134,6 +135,8 @@ static int read_trace(struct file_counts *fc, const struct srecreader **out,
 			return -1;
 		if (rec.hdr->type != SCHEDREC_REC_LOST)
 			fc->records[rec.cpu]++;
+		if (rec.hdr->ts > fc->newest_ts)
+			fc->newest_ts = rec.hdr->ts;
 		fc->lost[rec.cpu] += rec.gap;
 		fc->gaps += rec.gap;
 		switch (rec.hdr->type) {
@@ -394,6 +397,116 @@ TEST_F(record, dump_flight_recorder)
 	procfile_write("mode", "stream");
 }
 
+/*
+ * --dump of a flight recorder that was stopped before: the recording ended
+ * with its newest record, not when the dump ran.
+ */
+TEST_F(record, dump_of_stopped_recorder_ends_at_newest_record)
+{
+	char *const argv[] = { "schedrec", "record", "--dump", "-q", "-o",
+			       TRACE, NULL };
+	const struct srec_trailer_head *tr;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+
+	ASSERT_EQ(0, procfile_write("mode", "overwrite"));
+	ASSERT_EQ(0, sr_enable(true));
+	ASSERT_EQ(0, sr_pingpong(200, 0, 1));
+	ASSERT_EQ(0, sr_enable(false));
+	ASSERT_EQ(0, run_schedrec(argv, NULL));
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	tr = srecreader_trailer(r, NULL);
+	ASSERT_NE(NULL, tr);
+	ASSERT_LT(0ull, fc.newest_ts);
+	EXPECT_EQ(fc.newest_ts, tr->end_mono_ns);
+	srecreader_close(r);
+	procfile_write("mode", "stream");
+}
+
+/*
+ * Watch /proc/schedrec/enable from the moment GO_FIFO says recording is
+ * on until it reads 0; exit with the time that was seen put in
+ * /tmp/record_test.off (0: not within a minute).
+ */
+static void watch_for_off(int cpu)
+{
+	uint64_t deadline, seen = 0;
+	char byte, buf[8], line[32];
+	int fd;
+
+	sr_pin_self(cpu);
+	fd = open(GO_FIFO, O_RDONLY);
+	if (fd < 0 || read(fd, &byte, 1) != 1)
+		_exit(1);
+	close(fd);
+	deadline = sr_now_ns() + 60000000000ull;
+	while (!seen && sr_now_ns() < deadline)
+		if (procfile_read("enable", buf, sizeof(buf)) > 0 &&
+		    buf[0] == '0')
+			seen = sr_now_ns();
+	fd = open("/tmp/record_test.off", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	snprintf(line, sizeof(line), "%llu\n", (unsigned long long)seen);
+	_exit(fd >= 0 && write(fd, line, strlen(line)) > 0 && seen ? 0 : 1);
+}
+
+/*
+ * The recording ends when schedrec record turns it off, not after it has
+ * drained the rings and finished the file, when nothing is recorded: a
+ * process that sees /proc/schedrec/enable go to 0 sees it no earlier than
+ * the trailer's end.
+ */
+TEST_F(record, ends_when_recording_is_turned_off)
+{
+	char self_path[256], buf[32] = "";
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-o",
+			       TRACE, "--", self_path, NULL };
+	const struct srec_trailer_head *tr;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	uint64_t off;
+	pid_t watcher;
+	ssize_t len;
+	int fd, status;
+
+	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_LT(0, len);
+	self_path[len] = 0;
+	unlink(GO_FIFO);
+	ASSERT_EQ(0, mkfifo(GO_FIFO, 0600));
+	watcher = fork();
+	ASSERT_LE(0, watcher);
+	if (!watcher)
+		watch_for_off(self->nr_cpus - 1);
+	status = run_schedrec(argv, "go");
+	if (status)
+		kill(watcher, SIGKILL);
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(watcher, waitpid(watcher, &status, 0));
+	ASSERT_EQ(0, status);
+	fd = open("/tmp/record_test.off", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	off = strtoull(buf, NULL, 10);
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	tr = srecreader_trailer(r, NULL);
+	ASSERT_NE(NULL, tr);
+	EXPECT_LE(tr->end_mono_ns, off)
+		TH_LOG("recording seen off at %llu ns, the trailer ends at %llu",
+		       (unsigned long long)off,
+		       (unsigned long long)tr->end_mono_ns);
+	EXPECT_LE(srecreader_info(r)->file.start_mono_ns, tr->end_mono_ns);
+	srecreader_close(r);
+	unlink(GO_FIFO);
+	unlink("/tmp/record_test.off");
+}
+
 /* -o -: a stream on stdout, through a pipe, reads back whole. */
 TEST_F(record, stdout_through_a_pipe)
 {
@@ -498,6 +611,14 @@ static int filtered_target(void)
 	if (fd < 0 || write(fd, buf, strlen(buf)) <= 0)
 		_exit(1);
 	_exit(0);
+}
+
+/* SRT_ROLE=go: say on GO_FIFO that this runs, so recording is on. */
+static int role_go(void)
+{
+	int fd = open(GO_FIFO, O_WRONLY);
+
+	return fd >= 0 && write(fd, "g", 1) == 1 ? 0 : 1;
 }
 
 /* SRT_ROLE=poke: start the target, wait until it is done, print its tid. */
@@ -607,6 +728,8 @@ int main(int argc, char **argv)
 		return role_starve();
 	if (role && !strcmp(role, "poke"))
 		return role_poke();
+	if (role && !strcmp(role, "go"))
+		return role_go();
 	if (role && !strcmp(role, "child")) {
 		prctl(PR_SET_NAME, CHILD_COMM);
 		return 0;

@@ -105,6 +105,7 @@ struct srecwriter {
 	unsigned int rounds;
 	unsigned int rounds_idle;
 	uint64_t horizon;
+	uint64_t newest_ts;		/* of the records written */
 };
 
 static void *default_alloc(size_t size, void *arg)
@@ -996,6 +997,8 @@ static int write_chunk(struct srecwriter *w, unsigned int cpu,
 	gaps = describe_chunk(buf, len, &seq, &head);
 	if (!head.count)
 		return 0;	/* only PAD */
+	if (head.last_ts > w->newest_ts)
+		w->newest_ts = head.last_ts;
 	if (w->zlib_level && len >= SRECWRITER_ZLIB_MIN) {
 		size_t packed = compress_chunk(w, buf, len);
 
@@ -1241,6 +1244,11 @@ srecwriter_recording_totals(const struct srecwriter *w, unsigned int cpu)
 uint64_t srecwriter_bytes(const struct srecwriter *w)
 {
 	return w->bytes;
+}
+
+uint64_t srecwriter_newest_ts(const struct srecwriter *w)
+{
+	return w->newest_ts;
 }
 
 const char *srecwriter_error(const struct srecwriter *w)

@@ -252,6 +252,9 @@ srecwriter_recording_totals(const struct srecwriter *w, unsigned int cpu);
 /* Bytes written to the fd so far, in the current file. */
 uint64_t srecwriter_bytes(const struct srecwriter *w);
 
+/* The time of the newest record written so far, in any file; 0: none. */
+uint64_t srecwriter_newest_ts(const struct srecwriter *w);
+
 /* The last error in words, "" if none. */
 const char *srecwriter_error(const struct srecwriter *w);
 
