@@ -42,9 +42,10 @@ static const char common_help[] =
 	"(schedrec record itself) included; with them, the drainer only if\n"
 	"--pid or --tid names it.  doc/export.md describes each format.\n"
 	"\n"
-	"Exit status: 0 done; 1 the trace could not be read to its end (what\n"
-	"was read is exported); 2 a usage error; 3 the trace cannot be read or\n"
-	"the output cannot be written.\n";
+	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
+	"no trailer, corrupt sections skipped, a read error): what could be read\n"
+	"is exported; 2 a usage error; 3 the trace cannot be read or the output\n"
+	"cannot be written.\n";
 
 static void print_list(FILE *f)
 {
@@ -318,11 +319,13 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 		cmd_error("export", ret, "cannot read %s", ctx->path);
 		return close_output(ctx, EXIT_FAIL, 0);
 	}
+	if (!ret && front_window_after_end(fr))
+		return close_output(ctx, EXIT_USAGE, 0);
 	if (ret) {
 		front_pass_failed(fr, ret, "exporting");
 		status = EXIT_LOST;
-	} else if (front_window_after_end(fr)) {
-		return close_output(ctx, EXIT_USAGE, 0);
+	} else {
+		status = front_read_status(fr);
 	}
 	ret = fmt->finish(priv, ctx);
 	return close_output(ctx, ret ? EXIT_FAIL : status, ret);

@@ -61,8 +61,9 @@ static const char common_help[] =
 	"maximum.  If events were lost in the window, the output starts with\n"
 	"a warning, and values that overlap the loss are marked '~'.\n"
 	"\n"
-	"Exit status: 0 done; 1 the trace could not be read to its end (what\n"
-	"was read is reported); 2 a usage error; 3 the trace cannot be read.\n";
+	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
+	"no trailer, corrupt sections skipped, a read error): what could be read\n"
+	"is reported; 2 a usage error; 3 the trace cannot be read.\n";
 
 static void print_list(FILE *f)
 {
@@ -548,6 +549,8 @@ static int run_report(const struct report *r, struct front *fr,
 		status = EXIT_LOST;
 		if (ret == -ENOMEM)
 			return EXIT_FAIL;
+	} else {
+		status = front_read_status(fr);
 	}
 	ret = r->output(priv, ctx);
 	if (ret == -EINVAL)	/* the report said why */

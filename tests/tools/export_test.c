@@ -552,14 +552,14 @@ static bool damage_chunk(const char *path, int which)
 TEST_F(export, corrupt_chunk)
 {
 	ASSERT_TRUE(damage_chunk(self->path, 3));
-	/* skipped with a warning: what is left is exported */
-	EXPECT_EQ(0, RUN("$S export csv run.srec -o run.csv"));
+	/* skipped with a warning: what is left is exported, exit status 1 */
+	EXPECT_EQ(1, RUN("$S export csv run.srec -o run.csv"));
 	EXPECT_NE(NULL, strstr(self->w.err, "warning"));
 	EXPECT_TRUE(workdir_has(&self->w, "run.csv"));
 	ASSERT_EQ(0, RUN("grep -c . run.csv"));
 	EXPECT_GT(1 + TRACE_RECORDS, atoi(self->w.out));
 	EXPECT_LT(1, atoi(self->w.out));
-	EXPECT_EQ(0, RUN("$S export csv run.srec -o q.csv -q"));
+	EXPECT_EQ(1, RUN("$S export csv run.srec -o q.csv -q"));
 	EXPECT_STREQ("", self->w.err);
 	/* --strict: it stops there, says why, and exports what came before */
 	EXPECT_EQ(1, RUN("$S export perfetto run.srec -o s.json --strict"));
@@ -567,6 +567,39 @@ TEST_F(export, corrupt_chunk)
 	EXPECT_TRUE(workdir_has(&self->w, "s.json"));
 	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q --strict >t.csv; test -s t.csv"));
 	CHECK("perfetto s.json t.csv --exclude-pid 900");
+}
+
+/*
+ * A trace cut short (inside its trailer, or before it): report and export
+ * give what they read, with exit status 1.
+ */
+TEST_F(export, cut_short_exits_1)
+{
+	char text[sizeof(trace_text) + 16], msg[512];
+
+	ASSERT_EQ(0, RUN("head -c $(($(stat -c %%s run.srec) - 100)) run.srec >cut.srec"));
+	EXPECT_EQ(1, RUN("$S report offcpu cut.srec -q --csv >o.csv"));
+	EXPECT_EQ(0, RUN("grep -q '^4242,4242,server,' o.csv"));
+	EXPECT_EQ(1, RUN("$S export csv cut.srec -q -o c.csv"));
+	EXPECT_TRUE(workdir_has(&self->w, "c.csv"));
+
+	snprintf(text, sizeof(text), "%snotrailer\n", trace_text);
+	snprintf(self->path, sizeof(self->path), "%s/open.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg)))
+		TH_LOG("tracegen: %s", msg);
+	EXPECT_EQ(1, RUN("$S report states open.srec >/dev/null"));
+	EXPECT_NE(NULL, strstr(self->w.err, "no trailer"));
+	EXPECT_EQ(1, RUN("$S export perfetto open.srec -q -o p.json"));
+
+	/* its header only: no records, and no usage error without --range */
+	snprintf(self->path, sizeof(self->path), "%s/empty.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file("cpus 2\nthread 100 100 app\nnotrailer\n",
+					 self->path, msg, sizeof(msg)))
+		TH_LOG("tracegen: %s", msg);
+	EXPECT_EQ(1, RUN("$S report offcpu empty.srec"));
+	EXPECT_EQ(NULL, strstr(self->w.err, "--range")) TH_LOG("%s", self->w.err);
+	EXPECT_EQ(2, RUN("$S report offcpu empty.srec --range 0.001:"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--range")) TH_LOG("%s", self->w.err);
 }
 
 TEST_HARNESS_MAIN

@@ -189,11 +189,21 @@ bool front_window_after_end(const struct front *f)
 	char a[SECONDS_LEN], b[SECONDS_LEN];
 
 	schedmodel_window_abs(m, &start, &end);
-	if (start < schedmodel_end(m))
+	/* without --range, only a recording of no time: nothing to say */
+	if (start < schedmodel_end(m) || !f->sel->has_start)
 		return false;
 	front_usage_error(f, "--range starts at %s s, but the recording ends at %s s",
 			  format_seconds(a, (int64_t)(start - origin), 6),
 			  format_seconds(b, (int64_t)(schedmodel_end(m) -
 						      origin), 6));
 	return true;
+}
+
+int front_read_status(const struct front *f)
+{
+	const struct srecreader_status *s = srecreader_status(*f->reader);
+
+	if (s->truncated || s->corrupt || s->resyncs || (s->eof && !s->trailer))
+		return EXIT_LOST;
+	return EXIT_OK;
 }

@@ -110,4 +110,13 @@ void front_pass_failed(const struct front *f, int err, const char *doing);
  */
 bool front_window_after_end(const struct front *f);
 
+/*
+ * After a pass that ended without error: EXIT_LOST if it read less than
+ * the recording (the input ends inside a section or before the trailer,
+ * or damaged sections were skipped; the reader warned), else EXIT_OK.  A
+ * pass that stopped at the end of --range before the reader came to the
+ * damage read all it needed.
+ */
+int front_read_status(const struct front *f);
+
 #endif /* SCHEDREC_FRONT_H */
