@@ -64,6 +64,7 @@ struct offcpu {
 	struct offcpu_bucket *buckets;
 	size_t nr_buckets;
 	uint64_t series_start;
+	bool too_many;			/* --interval makes > SERIES_MAX */
 	bool failed;
 };
 
@@ -156,7 +157,7 @@ static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
 		while (n <= i)
 			n *= 2;
 		if (n > SERIES_MAX) {
-			o->failed = true;
+			o->too_many = true;
 			return;
 		}
 		b = realloc(o->buckets, n * sizeof(*b));
@@ -539,10 +540,21 @@ static int offcpu_output(void *priv, struct report_ctx *ctx)
 	struct offcpu *o = priv;
 
 	if (o->failed) {
-		cmd_error("report", o->nr_buckets >= SERIES_MAX ? E2BIG : ENOMEM,
-			  "offcpu: too many intervals for --interval %" PRIu64 " ns, or out of memory",
-			  o->interval);
+		cmd_error("report", ENOMEM, "offcpu");
 		return -ENOMEM;
+	}
+	if (o->too_many) {
+		uint64_t start, end, least;
+		char a[DURATION_LEN], b[DURATION_LEN];
+
+		schedmodel_window_abs(ctx->model, &start, &end);
+		end = schedmodel_end(ctx->model);
+		least = (end - start) / SERIES_MAX + 1;
+		report_usage_error(&offcpu_report,
+				   "--interval %s makes more than %u intervals of the window: give at least %s, or a shorter --range",
+				   format_duration(a, o->interval), SERIES_MAX,
+				   format_duration(b, least));
+		return -EINVAL;
 	}
 	if (!o->series_start) {
 		uint64_t end;

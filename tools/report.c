@@ -260,8 +260,8 @@ int report_table_print(const struct report_ctx *ctx, struct table *tab,
 	if (!n)
 		fprintf(ctx->out, "(%s)\n", none);
 	else if (shown < n)
-		fprintf(ctx->out, "(%zu more rows: --top 0 shows all)\n",
-			n - shown);
+		fprintf(ctx->out, "(%zu more row%s: --top 0 shows all)\n",
+			n - shown, n - shown == 1 ? "" : "s");
 	return ferror(ctx->out) ? -EIO : 0;
 }
 
