@@ -327,6 +327,7 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 	} else {
 		status = front_read_status(fr);
 	}
+	front_warn_unmatched(fr);
 	ret = fmt->finish(priv, ctx);
 	return close_output(ctx, ret ? EXIT_FAIL : status, ret);
 }

@@ -552,6 +552,7 @@ static int run_report(const struct report *r, struct front *fr,
 	} else {
 		status = front_read_status(fr);
 	}
+	front_warn_unmatched(fr);
 	ret = r->output(priv, ctx);
 	if (ret == -EINVAL)	/* the report said why */
 		return EXIT_USAGE;

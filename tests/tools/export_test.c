@@ -602,4 +602,17 @@ TEST_F(export, cut_short_exits_1)
 	EXPECT_NE(NULL, strstr(self->w.err, "--range")) TH_LOG("%s", self->w.err);
 }
 
+/* A selection that matches no thread: a warning, not a silent empty output. */
+TEST_F(export, unmatched_selection_warns)
+{
+	EXPECT_EQ(0, RUN("$S report offcpu run.srec --pid 4241 >/dev/null"));
+	EXPECT_NE(NULL, strstr(self->w.err, "no thread in the window matches"));
+	EXPECT_EQ(0, RUN("$S export csv run.srec -o u.csv --comm '^nosuch$'"));
+	EXPECT_NE(NULL, strstr(self->w.err, "no thread in the window matches"));
+	EXPECT_EQ(0, RUN("$S report offcpu run.srec --pid 4242 >/dev/null"));
+	EXPECT_EQ(NULL, strstr(self->w.err, "no thread")) TH_LOG("%s", self->w.err);
+	EXPECT_EQ(0, RUN("$S report offcpu run.srec --pid 4241 -q >/dev/null"));
+	EXPECT_STREQ("", self->w.err);
+}
+
 TEST_HARNESS_MAIN

@@ -207,3 +207,18 @@ int front_read_status(const struct front *f)
 		return EXIT_LOST;
 	return EXIT_OK;
 }
+
+void front_warn_unmatched(const struct front *f)
+{
+	struct task *const *tasks;
+	size_t n, i;
+
+	if (*f->quiet || !f->select_threads)
+		return;
+	n = schedmodel_tasks(*f->model, &tasks);
+	for (i = 0; i < n; i++)
+		if (select_task(f->sel, tasks[i]))
+			return;
+	fprintf(stderr, "schedrec %s: warning: %s: no thread in the window matches --pid, --tid or --comm\n",
+		f->verb, f->paths[0]);
+}

@@ -119,4 +119,10 @@ bool front_window_after_end(const struct front *f);
  */
 int front_read_status(const struct front *f);
 
+/*
+ * After the pass: a warning (but with -q) when --pid, --tid or --comm
+ * matched no thread of the window, whose output is then empty.
+ */
+void front_warn_unmatched(const struct front *f);
+
 #endif /* SCHEDREC_FRONT_H */
