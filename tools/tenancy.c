@@ -200,11 +200,29 @@ static bool cpu_lost_events(const struct report_ctx *ctx, uint32_t cpu)
 	return false;
 }
 
+/*
+ * What the time of threads not selected is: without --pid, --tid or
+ * --comm, only the drainer's (schedrec record itself, left out unless
+ * named).
+ */
+static const char *others_label(const struct report_ctx *ctx, char *buf,
+				size_t size)
+{
+	const struct selection *sel = &ctx->sel;
+
+	if (sel->nr_pids || sel->nr_tids || sel->has_comm ||
+	    !ctx->info->file.drainer_pid)
+		return "threads not selected";
+	snprintf(buf, size, "schedrec record itself (--pid %u shows it)",
+		 ctx->info->file.drainer_pid);
+	return buf;
+}
+
 static int print_cpus(struct tenancy *t)
 {
 	struct report_ctx *ctx = t->ctx;
 	uint64_t window = report_window_ns(ctx), rest, busy;
-	char dur[DURATION_LEN], dur2[DURATION_LEN];
+	char dur[DURATION_LEN], dur2[DURATION_LEN], drainer[64];
 	struct ranked *v;
 	unsigned int cpu;
 	size_t n, i, shown;
@@ -248,9 +266,10 @@ static int print_cpus(struct tenancy *t)
 				100 * share(rest, window),
 				format_duration(dur, rest), n - shown);
 		if (t->others_ns[cpu])
-			fprintf(ctx->out, "  %6.1f%%  %12s  threads not selected\n",
+			fprintf(ctx->out, "  %6.1f%%  %12s  %s\n",
 				100 * share(t->others_ns[cpu], window),
-				format_duration(dur, t->others_ns[cpu]));
+				format_duration(dur, t->others_ns[cpu]),
+				others_label(ctx, drainer, sizeof(drainer)));
 		free(v);
 	}
 	return ferror(ctx->out) ? -EIO : 0;
