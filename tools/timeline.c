@@ -26,6 +26,8 @@
 
 #define SLOTS		2048		/* of the window: under a pixel each */
 #define SLOT_NS_MIN	64
+#define SLOT_NS_MAX	(1ull << 51)
+#define SPAN_MAX	(SLOTS * SLOT_NS_MAX)	/* ns, 146 years: no clock's */
 #define SLOT_KEYS	3		/* the busiest kept per slot */
 #define WIDE_MAX	(4 * SLOTS)	/* exact pieces per lane, at most */
 #define THREAD_LANES_MAX	256	/* thread lanes kept */
@@ -115,6 +117,8 @@ struct timeline {
 	bool started;
 	uint64_t w0;			/* the window's start, absolute */
 	uint64_t slot_ns;
+	uint64_t limit;			/* lanes stop here: w0 + SPAN_MAX */
+	bool cut;			/* a piece ended past it */
 	unsigned int nr_cpus;
 	struct lane *cpu_lanes;		/* per CPU; only selected ones used */
 	struct lane *thread_lanes;
@@ -249,12 +253,16 @@ static void lane_coarsen(struct timeline *tl, struct lane *l)
 	l->nr_wide = kept;
 }
 
-/* Slots long enough that SLOTS of them reach @end (absolute). */
+/*
+ * Slots long enough that SLOTS of them reach @end (absolute), at most
+ * SLOT_NS_MAX: lane_add() cuts what ends after tl->limit.
+ */
 static void cover(struct timeline *tl, uint64_t end)
 {
 	size_t i;
 
-	while (end - tl->w0 > SLOTS * tl->slot_ns) {
+	while (end - tl->w0 > SLOTS * tl->slot_ns &&
+	       tl->slot_ns < SLOT_NS_MAX) {
 		tl->slot_ns *= 2;
 		for (i = 0; i < tl->nr_cpus; i++)
 			lane_coarsen(tl, &tl->cpu_lanes[i]);
@@ -266,10 +274,20 @@ static void cover(struct timeline *tl, uint64_t end)
 static void lane_add(struct timeline *tl, struct lane *l,
 		     const struct piece *p)
 {
-	struct piece *wide;
+	struct piece *wide, cut;
 
 	if (p->end <= p->start)
 		return;
+	if (p->end > tl->limit) {
+		/* timestamps gone wild: the slots cannot reach that far */
+		tl->cut = true;
+		if (p->start >= tl->limit)
+			return;
+		cut = *p;
+		cut.end = tl->limit;
+		cut.flags |= IV_CUT_END;
+		p = &cut;
+	}
 	cover(tl, p->end);
 	if (p->end - p->start < tl->slot_ns || l->nr_wide >= WIDE_MAX) {
 		slots_add(tl, l, p->start, p->end, piece_key(l, p));
@@ -301,6 +319,9 @@ static void start_lanes(struct timeline *tl)
 		return;
 	schedmodel_window_abs(tl->ctx->model, &tl->w0, &end);
 	tl->slot_ns = SLOT_NS_MIN;
+	/* w0 + SLOTS * slot_ns must not wrap: none past a start that late */
+	tl->limit = tl->w0 <= UINT64_MAX - SPAN_MAX ? tl->w0 + SPAN_MAX :
+		    tl->w0;
 	tl->started = true;
 }
 
@@ -1042,7 +1063,10 @@ static void ticks_plan(const struct timeline *tl, const struct plot *p,
 	int exponent = 0;
 
 	memset(t, 0, sizeof(*t));
-	least = span * TICK_GAP / (uint64_t)p->w;
+	/* span * TICK_GAP wraps from about 6 years on */
+	least = span <= UINT64_MAX / TICK_GAP ?
+		span * TICK_GAP / (uint64_t)p->w :
+		span / (uint64_t)p->w * TICK_GAP;
 	for (;;) {
 		t->step = mantissas[m] * scale;
 		if (t->step >= least || t->step >= UINT64_MAX / 100)
@@ -1404,6 +1428,8 @@ static int chart_plan(struct timeline *tl, struct chart *c)
 	schedmodel_window_abs(tl->ctx->model, &c->plot.t0, &end);
 	c->plot.t1 = end < schedmodel_end(tl->ctx->model) ?
 		     end : schedmodel_end(tl->ctx->model);
+	if (c->plot.t1 > tl->limit)
+		c->plot.t1 = tl->limit;
 	c->plot.x0 = LABEL_W;
 	c->plot.w = WIDTH - LABEL_W - 2 * MARGIN;
 	c->cpu_y = calloc(tl->nr_cpus ? tl->nr_cpus : 1, sizeof(*c->cpu_y));
@@ -1564,6 +1590,15 @@ static void warn_merged(const struct timeline *tl)
 		merged, merged + exact, format_duration(d, tl->slot_ns));
 }
 
+/* Say so when the lanes left out what ended too late to draw. */
+static void warn_cut(const struct timeline *tl)
+{
+	if (tl->ctx->quiet || !tl->cut)
+		return;
+	fprintf(stderr,
+		"schedrec report timeline: the chart leaves out intervals that end at times no clock reaches (over 146 years into the window): the trace's timestamps are wrong; --range chooses a part of the window\n");
+}
+
 static int timeline_output(void *priv, struct report_ctx *ctx)
 {
 	struct timeline *tl = priv;
@@ -1587,6 +1622,7 @@ static int timeline_output(void *priv, struct report_ctx *ctx)
 		ret = print_table(tl);
 	if (!ret && ctx->svg_path) {
 		warn_merged(tl);
+		warn_cut(tl);
 		if (!ctx->quiet && tl->wakeups_seen > tl->nr_arrows)
 			fprintf(stderr,
 				"schedrec report timeline: %" PRIu64 " wakeups in the window, the first %zu drawn; a shorter --range shows them all\n",

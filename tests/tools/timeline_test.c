@@ -114,4 +114,38 @@ TEST_F(timeline, short_window_is_exact)
 	run_result_free(&r);
 }
 
+/*
+ * A clock gone wild, but consistently (the records and their chunk heads
+ * agree): thread 200 runs from 1 ms to 9300000000 s, more than 2^63 ns
+ * on.  The report ends (it looped for ever), every interval in its CSV,
+ * and the chart stops 146 years in, saying so.
+ */
+TEST_F(timeline, wild_clock_ends)
+{
+	char wild[128];
+	struct run_result r;
+	char *svg;
+
+	snprintf(wild, sizeof(wild), "%s/wild.srec", self->dir);
+	ASSERT_EQ(0, write_trace_file(wild, "cpus 2\nstart 1s\n"
+				      "thread 100 100 a\nthread 200 200 b\n"
+				      "0ns cpu0 switch 0 R0 100\n"
+				      "1ms cpu0 switch 100 S 200\n"
+				      "9300000000s cpu0 switch 200 S 100\n"
+				      "9300000000.5s cpu0 switch 100 S 0\n"));
+	run_schedrec(&r, "report timeline %s --csv --threads --svg %s", wild,
+		     self->svg);
+	ASSERT_TRUE(WIFEXITED(r.status)) TH_LOG("%s", r.why);
+	EXPECT_EQ(0, WEXITSTATUS(r.status)) TH_LOG("%s", r.err.data);
+	EXPECT_EQ(1 + 3, count_lines(r.out.data)) TH_LOG("%s", r.out.data);
+	EXPECT_NE(NULL, strstr(r.err.data,
+			       "the chart leaves out intervals that end at times no clock reaches (over 146 years into the window): the trace's timestamps are wrong"))
+		TH_LOG("%s", r.err.data);
+	svg = read_file(self->svg, NULL);
+	ASSERT_NE(NULL, svg);
+	EXPECT_NE(NULL, strstr(svg, "<title>CPU 0: b 200, 0.001000-4611686018.427388 s (4611686018.426 s, still going at its end)</title>"));
+	free(svg);
+	run_result_free(&r);
+}
+
 TEST_HARNESS_MAIN

@@ -146,6 +146,12 @@ BAD_CHUNK(seq_inverted, c.head.first_seq = 7; c.head.last_seq = 4)
 BAD_CHUNK(first_ts_mismatch, c.head.first_ts = 1)
 BAD_CHUNK(last_ts_mismatch, c.head.last_ts = 0xffffffffffffffffull)
 BAD_CHUNK(lost_mismatch, c.head.lost = 12)
+/* first and last agree with the head, a record between them does not */
+BAD_CHUNK(record_ts_before_first,
+	  ((struct schedrec_header *)(c.payload + 32))->ts = 1)
+BAD_CHUNK(record_ts_wild,
+	  ((struct schedrec_header *)(c.payload + 64))->ts =
+	  0x8000000000000000ull)
 
 /* A chunk of cpu 0 numbered as the one before it. */
 static void put_seq_goes_back(struct bytes *b)
@@ -174,6 +180,7 @@ static void put_lost_overflow(struct bytes *b)
 	}
 	c.head.count = 3;
 	c.head.last_seq = 100;
+	c.head.last_ts = 1601;
 	c.head.raw_len = c.data_len = 32 + 96;
 	chunk_spec_put(b, &c);
 }
@@ -424,6 +431,16 @@ FIXTURE_VARIANT_ADD(bad, first_ts_mismatch) {
 FIXTURE_VARIANT_ADD(bad, last_ts_mismatch) {
 	.put = put_last_ts_mismatch,
 	.says = "the head says 1500..18446744073709551615",
+};
+
+FIXTURE_VARIANT_ADD(bad, record_ts_before_first) {
+	.put = put_record_ts_before_first,
+	.says = "record at payload byte 32 has timestamp 1, outside the head's 1500..1530",
+};
+
+FIXTURE_VARIANT_ADD(bad, record_ts_wild) {
+	.put = put_record_ts_wild,
+	.says = "record at payload byte 64 has timestamp 9223372036854775808, outside the head's 1500..1530",
 };
 
 FIXTURE_VARIANT_ADD(bad, lost_mismatch) {

@@ -58,6 +58,7 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		    char *why, size_t why_size)
 {
 	const struct schedrec_header *first = NULL, *last = NULL;
+	uint64_t first_ts = head->first_ts, last_ts = head->last_ts;
 	uint64_t count = 0, lost = 0, seq = 0;
 	uint32_t pos = 0;
 	int ret;
@@ -72,6 +73,15 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		pos += rec->size;
 		if (rec->type == SCHEDREC_REC_PAD)
 			continue;
+		/* a wild clock (or a bit flip) must not reach the reports */
+		if (rec->ts < first_ts || rec->ts > last_ts) {
+			snprintf(why, why_size,
+				 "record at payload byte %u has timestamp %llu, outside the head's %llu..%llu",
+				 pos - rec->size, (unsigned long long)rec->ts,
+				 (unsigned long long)first_ts,
+				 (unsigned long long)last_ts);
+			return -EBADMSG;
+		}
 		if (rec->type == SCHEDREC_REC_LOST) {
 			uint64_t n = ((const struct schedrec_lost *)rec)->count;
 
