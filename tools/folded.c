@@ -68,6 +68,21 @@ static const char *kernel_part(const struct fold_line *l)
 	return "";
 }
 
+/*
+ * The process's name as its frame has it, the leader's name then: lines
+ * that differ only in it (the leader renamed) are rows that differ only
+ * in it.  Empty if not known.
+ */
+static void process_cell(struct table *tab, const struct fold_entry *e)
+{
+	char name[SCHEDREC_COMM_LEN + 1] = "";
+
+	if (e->process)
+		memcpy(name, e->process, strnlen(e->process,
+						 SCHEDREC_COMM_LEN));
+	table_str(tab, name);
+}
+
 static int print_csv(struct report_ctx *ctx, const struct fold_line *lines,
 		     size_t n)
 {
@@ -79,6 +94,7 @@ static int print_csv(struct report_ctx *ctx, const struct fold_line *lines,
 	if (!tab)
 		return -ENOMEM;
 	table_column(tab, "PID", "pid", TABLE_RIGHT);
+	table_column(tab, "PROCESS", "process", TABLE_LEFT);
 	table_column(tab, "TID", "tid", TABLE_RIGHT);
 	table_column(tab, "COMM", "comm", TABLE_LEFT);
 	table_column(tab, "KIND", "kind", TABLE_LEFT);
@@ -90,6 +106,7 @@ static int print_csv(struct report_ctx *ctx, const struct fold_line *lines,
 
 		table_row(tab);
 		report_cell_pid(tab, e->task);
+		process_cell(tab, e);
 		table_u64(tab, e->task->tid);
 		table_str(tab, report_comm(e->task));
 		table_str(tab, e->state ? FOLD_OFFCPU : FOLD_ONCPU);
@@ -167,9 +184,9 @@ const struct report folded_report = {
 	"  PROCESS;THREAD;on-CPU US\n"
 	"  PROCESS;THREAD;off-CPU;STATE[;KERNEL FRAMES...] US\n"
 	"\n"
-	"  PROCESS  the process: its leader's name then and its pid, app-4242\n"
-	"           (\"pid 4242\" if the leader's name is not known, \"pid ?\"\n"
-	"           if the process is not)\n"
+	"  PROCESS  the process: its leader's name then (the last it had if\n"
+	"           it has exited) and its pid, app-4242 (\"pid 4242\" if the\n"
+	"           leader's name is not known, \"pid ?\" if the process is not)\n"
 	"  THREAD   the thread: its name then and its tid, \"worker 4243\"; a\n"
 	"           thread renamed shows under each name\n"
 	"  STATE    the state at switch-out: R, S, D, I, another letter, or ?\n"
@@ -195,7 +212,9 @@ const struct report folded_report = {
 	"with a switch-out on one of them.\n"
 	"\n"
 	"CSV (--csv): a row per line, with exact nanoseconds:\n"
-	"  pid tid comm    the thread (under its name then)\n"
+	"  pid process     the process: its pid, and its leader's name then\n"
+	"                  (empty if not known)\n"
+	"  tid comm        the thread (under its name then)\n"
 	"  kind            on-CPU or off-CPU\n"
 	"  state           the state at switch-out (empty on CPU)\n"
 	"  kernel_stack    the kernel frames, outermost first, ';' between\n"

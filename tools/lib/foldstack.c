@@ -191,9 +191,9 @@ static void count(struct foldstack *fs, const struct fold_entry *key)
 }
 
 /*
- * The name of @t's process: its leader's as it is now, or as the start
- * snapshot had it if the model has not seen the leader; NULL if neither
- * knows it.
+ * The name of @t's process: its leader's as it is now (the last it had if
+ * it has exited), or as the start snapshot had it if the model has not
+ * seen the leader; NULL if neither knows it.
  */
 static const char *process_of(const struct foldstack *fs,
 			      const struct task *t)
@@ -205,8 +205,8 @@ static const char *process_of(const struct foldstack *fs,
 		return NULL;
 	if (t->tid == t->tgid)
 		return t->comm;
-	leader = schedmodel_task_of(fs->model, t->tgid);
-	if (leader && leader->tgid == t->tgid)
+	leader = schedmodel_leader_of(fs->model, t->tgid);
+	if (leader)
 		return leader->comm;
 	snap = srecreader_info_thread(fs->info, t->tgid);
 	return snap && snap->tgid == t->tgid ? snap->comm : NULL;

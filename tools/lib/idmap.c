@@ -53,6 +53,19 @@ long idmap_get(struct idmap *map, uint64_t id)
 	return map->count - 1;
 }
 
+long idmap_find(const struct idmap *map, uint64_t id)
+{
+	size_t i;
+
+	if (!map->values)
+		return -1;
+	for (i = slot_of(map->mask, id); map->values[i];
+	     i = (i + 1) & map->mask)
+		if (map->keys[i] == id)
+			return map->values[i] - 1;
+	return -1;
+}
+
 void idmap_free(struct idmap *map)
 {
 	free(map->keys);

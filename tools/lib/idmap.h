@@ -20,6 +20,8 @@ struct idmap {
 
 /* The index of @id, given the next one if new; -1 on ENOMEM. */
 long idmap_get(struct idmap *map, uint64_t id);
+/* The index of @id, or -1 if it has none. */
+long idmap_find(const struct idmap *map, uint64_t id);
 
 /* The id of two 32-bit ids. */
 static inline uint64_t idmap_pair(uint32_t a, uint32_t b)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idmap.h"
 #include "schedmodel.h"
 #include "taskstate.h"
 
@@ -94,6 +95,12 @@ struct schedmodel {
 	unsigned int nr_cpus;
 	struct cpu *cpus;
 	struct thread_map map;
+	/*
+	 * tgid -> its leader's task under the last name the model knew it
+	 * by (struct task *), kept after the leader exits (its threads may
+	 * run on) until a new leader of that tgid replaces it
+	 */
+	struct keyed leaders;
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;
 	struct sched_handler handlers[MAX_HANDLERS];
@@ -115,10 +122,22 @@ struct schedmodel {
 /* ------------------------------------------------------------------ */
 /* Tasks and threads */
 
+/* @t, a leader (tid == tgid), is now what its process is named after. */
+static void leader_set(struct schedmodel *m, struct task *t)
+{
+	struct task **leader = keyed_get(&m->leaders, t->tid, NULL);
+
+	if (leader)
+		*leader = t;
+	else
+		m->failed = true;
+}
+
 /*
  * @t is in process @tgid (0: not known).  Whether it is the drainer follows
  * (its tid is the drainer's, even before its process is known), and what
- * was decided about selecting it no longer holds.
+ * was decided about selecting it no longer holds.  A leader names its
+ * process from now on.
  */
 static void task_set_process(struct schedmodel *m, struct task *t,
 			     uint32_t tgid)
@@ -130,6 +149,8 @@ static void task_set_process(struct schedmodel *m, struct task *t,
 		     (tgid == f->drainer_pid || t->tid == f->drainer_pid ||
 		      t->tid == f->drainer_tid);
 	t->selected = -1;
+	if (tgid && t->tid == tgid)
+		leader_set(m, t);
 }
 
 static struct task *task_new(struct schedmodel *m, uint32_t tid,
@@ -829,7 +850,8 @@ static void thread_rename(struct schedmodel *m, struct thread *t,
 
 	if (!tgid)
 		tgid = t->task->tgid;
-	if (tgid == t->task->tgid &&
+	/* a thread that exec'd and took the leader's tid is a new task */
+	if (tgid == t->task->tgid && t->tid == t->task->tid &&
 	    !strncmp(t->task->comm, comm, SCHEDREC_COMM_LEN))
 		return;
 	/* split the running time at the rename */
@@ -995,6 +1017,7 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 	for (state = 0; state < STATE_LETTERS; state++)
 		m->letters[state] = taskstate_letter(state, false);
 	m->preempted = taskstate_letter(0, true);
+	m->leaders.size = sizeof(struct task *);
 	m->info = info;
 	m->window = *window;
 	m->nr_cpus = info->file.nr_cpus;
@@ -1029,6 +1052,7 @@ void schedmodel_free(struct schedmodel *m)
 	for (i = 0; i < m->nr_tasks; i++)
 		free(m->tasks[i]);
 	free(m->map.slots);
+	keyed_free(&m->leaders);
 	free(m->tasks);
 	free(m->cpus);
 	free(m->losses);
@@ -1098,6 +1122,19 @@ struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid)
 	const struct thread *t = map_find(&m->map, tid);
 
 	return t ? t->task : NULL;
+}
+
+const struct task *schedmodel_leader_of(const struct schedmodel *m,
+					uint32_t tgid)
+{
+	long i = tgid ? idmap_find(&m->leaders.index, tgid) : -1;
+	const struct task *t;
+
+	if (i < 0)
+		return NULL;
+	t = *(struct task **)keyed_item(&m->leaders, i);
+	/* its tid may have gone to a thread of another process */
+	return t->tgid == tgid ? t : NULL;
 }
 
 const struct schedmodel_anomalies *

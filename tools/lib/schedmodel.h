@@ -22,8 +22,10 @@
  *
  * Threads: a struct task is one thread under one name (a tid's life from
  * its fork or first sighting to its exit, split where exec or rename
- * changes its name).  Tasks live until the model is freed, so reports may
- * keep pointers to them and index arrays by task->id.
+ * changes its name, or an exec gives it its leader's tid).  Tasks live
+ * until the model is freed, so reports may keep pointers to them and
+ * index arrays by task->id.  A process is named after its leader's latest
+ * task, which outlives the leader's exit (schedmodel_leader_of()).
  *
  * Loss: a LOST record, or sequence numbers missing in a file that was not
  * filtered, is a loss window on that CPU.  What the model knew of that
@@ -209,6 +211,15 @@ size_t schedmodel_tasks(const struct schedmodel *m,
  * the model has not seen it yet or saw it exit.
  */
 struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid);
+
+/*
+ * The leader of process @tgid under the last name the model knew it by
+ * (what the process is named after): also once it has exited, while its
+ * threads run on; NULL if the model has not seen it (or its tid went to
+ * a thread of another process).
+ */
+const struct task *schedmodel_leader_of(const struct schedmodel *m,
+					uint32_t tgid);
 
 /* Counters of things that should not happen in a complete trace. */
 struct schedmodel_anomalies {
