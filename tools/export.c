@@ -321,13 +321,7 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 	}
 	if (!ret && front_window_after_end(fr))
 		return close_output(ctx, EXIT_USAGE, 0);
-	if (ret) {
-		front_pass_failed(fr, ret, "exporting");
-		status = EXIT_LOST;
-	} else {
-		status = front_read_status(fr);
-	}
-	front_warn_unmatched(fr);
+	status = front_pass_status(fr, ret, "exporting");
 	ret = fmt->finish(priv, ctx);
 	return close_output(ctx, ret ? EXIT_FAIL : status, ret);
 }

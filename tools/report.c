@@ -551,15 +551,9 @@ static int run_report(const struct report *r, struct front *fr,
 	if (!ret && front_window_after_end(fr))
 		return EXIT_USAGE;
 	warn_anomalies(ctx);
-	if (ret) {
-		front_pass_failed(fr, ret, "reporting");
-		status = EXIT_LOST;
-		if (ret == -ENOMEM)
-			return EXIT_FAIL;
-	} else {
-		status = front_read_status(fr);
-	}
-	front_warn_unmatched(fr);
+	status = front_pass_status(fr, ret, "reporting");
+	if (ret == -ENOMEM)
+		return EXIT_FAIL;
 	ret = r->output(priv, ctx);
 	if (ret == -EINVAL)	/* the report said why */
 		return EXIT_USAGE;

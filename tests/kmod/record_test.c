@@ -470,7 +470,7 @@ TEST_F(record, ends_when_recording_is_turned_off)
 	uint64_t off;
 	pid_t watcher;
 	ssize_t len;
-	int fd, status;
+	int status;
 
 	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
 	ASSERT_LT(0, len);
@@ -487,11 +487,9 @@ TEST_F(record, ends_when_recording_is_turned_off)
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(watcher, waitpid(watcher, &status, 0));
 	ASSERT_EQ(0, status);
-	fd = open("/tmp/record_test.off", O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
-	close(fd);
+	sr_read_text("/tmp/record_test.off", buf, sizeof(buf));
 	off = strtoull(buf, NULL, 10);
+	ASSERT_LT(0ull, off) TH_LOG("/tmp/record_test.off: '%s'", buf);
 
 	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
 	EXPECT_EQ(0, fc.warnings);
@@ -654,7 +652,7 @@ TEST_F(record, pid_filter)
 	struct srecreader_options opt = { .strict = true };
 	struct srec_record rec;
 	struct srecreader *r;
-	int fd, kept = 0, strangers = 0, newborn = 0, cpu, status;
+	int kept = 0, strangers = 0, newborn = 0, cpu, status;
 	pid_t target, tid;
 	char err[256];
 	ssize_t len;
@@ -674,12 +672,9 @@ TEST_F(record, pid_filter)
 	ASSERT_EQ(0, run_schedrec(argv, "poke"));
 	ASSERT_EQ(target, waitpid(target, &status, 0));
 	ASSERT_EQ(0, status);
-	fd = open("/tmp/record_test.tid", O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
-	close(fd);
+	sr_read_text("/tmp/record_test.tid", buf, sizeof(buf));
 	tid = atoi(buf);
-	ASSERT_LT(0, tid);
+	ASSERT_LT(0, tid) TH_LOG("/tmp/record_test.tid: '%s'", buf);
 
 	r = srecreader_open(TRACE, &opt, err, sizeof(err));
 	ASSERT_NE(NULL, r) TH_LOG("%s", err);

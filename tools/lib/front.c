@@ -174,14 +174,6 @@ int front_open(struct front *f)
 	return EXIT_OK;
 }
 
-void front_pass_failed(const struct front *f, int err, const char *doing)
-{
-	const char *why = srecreader_error(*f->reader);
-
-	fprintf(stderr, "schedrec %s: %s: %s; %s what was read before\n",
-		f->verb, f->paths[0], *why ? why : strerror(-err), doing);
-}
-
 bool front_window_after_end(const struct front *f)
 {
 	const struct schedmodel *m = *f->model;
@@ -199,16 +191,8 @@ bool front_window_after_end(const struct front *f)
 	return true;
 }
 
-int front_read_status(const struct front *f)
-{
-	const struct srecreader_status *s = srecreader_status(*f->reader);
-
-	if (s->truncated || s->corrupt || s->resyncs || (s->eof && !s->trailer))
-		return EXIT_LOST;
-	return EXIT_OK;
-}
-
-void front_warn_unmatched(const struct front *f)
+/* A warning when --pid, --tid or --comm matched no thread. */
+static void warn_unmatched(const struct front *f)
 {
 	struct task *const *tasks;
 	size_t n, i;
@@ -221,4 +205,23 @@ void front_warn_unmatched(const struct front *f)
 			return;
 	fprintf(stderr, "schedrec %s: warning: %s: no thread in the window matches --pid, --tid or --comm\n",
 		f->verb, f->paths[0]);
+}
+
+int front_pass_status(const struct front *f, int err, const char *doing)
+{
+	const struct srecreader_status *s = srecreader_status(*f->reader);
+	const char *why = srecreader_error(*f->reader);
+	int status = EXIT_OK;
+
+	if (err) {
+		fprintf(stderr, "schedrec %s: %s: %s; %s what was read before\n",
+			f->verb, f->paths[0], *why ? why : strerror(-err),
+			doing);
+		status = EXIT_LOST;
+	} else if (s->truncated || s->corrupt || s->resyncs ||
+		   (s->eof && !s->trailer)) {
+		status = EXIT_LOST;
+	}
+	warn_unmatched(f);
+	return status;
 }

@@ -99,30 +99,21 @@ int front_paths(struct front *f, int argc, char *const argv[]);
 int front_open(struct front *f);
 
 /*
- * The pass stopped at @err: say why, and that the output is made of what
- * was read before (@doing: "reporting", "exporting").
- */
-void front_pass_failed(const struct front *f, int err, const char *doing);
-
-/*
  * After the pass: whether --range starts after the recording ended, a
  * usage error then (said).
  */
 bool front_window_after_end(const struct front *f);
 
 /*
- * After a pass that ended without error: EXIT_LOST if it read less than
- * the recording (the input ends inside a section or before the trailer,
- * or damaged sections were skipped; the reader warned), else EXIT_OK.  A
- * pass that stopped at the end of --range before the reader came to the
- * damage read all it needed.
+ * After the pass, which returned @err: the exit status for what was read.
+ * EXIT_LOST if it stopped early (said, with @doing: "reporting",
+ * "exporting": the output is made of what was read before) or read less
+ * than the recording (the input ends inside a section or before the
+ * trailer, or damaged sections were skipped; the reader warned), else
+ * EXIT_OK; a pass that stopped at the end of --range before the reader
+ * came to the damage read all it needed.  Also a warning (but with -q)
+ * when --pid, --tid or --comm matched no thread of the window.
  */
-int front_read_status(const struct front *f);
-
-/*
- * After the pass: a warning (but with -q) when --pid, --tid or --comm
- * matched no thread of the window, whose output is then empty.
- */
-void front_warn_unmatched(const struct front *f);
+int front_pass_status(const struct front *f, int err, const char *doing);
 
 #endif /* SCHEDREC_FRONT_H */
