@@ -5,7 +5,8 @@
 #
 #   awk -f facts.awk threads.txt <(srecdump demo.srec)
 #
-# threads.txt holds demo-workload's "name tid" lines.  For each fact it
+# threads.txt holds demo-workload's "name tid" lines (and its
+# "ticker-late-rise-ns N" line, shown with the ticker's fact).  For each fact it
 # prints "ok" or "NOT MET" and what it measured; the exit status is the
 # number of facts not met.
 #
@@ -22,6 +23,11 @@ function verdict(ok, what) {
 }
 
 # the first file: "name tid"
+FNR == NR && $1 == "ticker-late-rise-ns" {
+	late_rise = $2
+	next
+}
+
 FNR == NR {
 	tid[$1] = $2
 	name[$2] = $1
@@ -75,9 +81,10 @@ END {
 
 	t = tid["ticker"]
 	verdict(max_len[t] >= 45e6 && max_len[t] <= 55e6 && max_state[t] == "S",
-		sprintf("ticker %s: longest off-CPU %s in %s (50 ms +- 10%%, S); %d S intervals %s..%s",
+		sprintf("ticker %s: longest off-CPU %s in %s (50 ms +- 10%%, S); %d S intervals %s..%s%s",
 			t, ms(max_len[t]), max_state[t], intervals[t, "S"],
-			ms(st_min[t, "S"]), ms(st_max[t, "S"])))
+			ms(st_min[t, "S"]), ms(st_max[t, "S"]),
+			late_rise == "" ? "" : sprintf("; late timers stretched a sleep by up to %s", ms(late_rise))))
 
 	t = tid["pinned"]
 	total = oncpu[t, 0] + oncpu[t, 1]

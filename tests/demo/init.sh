@@ -73,8 +73,29 @@ record() {
 	fi
 	echo "@@demo run $*"
 	"$@" >/tmp/threads.txt 2>/tmp/record.log
-	echo "@@demo record exit=$?"
+	status=$?
+	echo "@@demo record exit=$status"
 	cat /tmp/record.log /tmp/threads.txt
+	return "$status"
+}
+
+# The most by which the machine's timers alone stretched one of the
+# ticker's sleeps (demo-workload measures it): past 9.5 ms a sleep of
+# 45.5 ms reads longer than 55, and the ticker's fact says nothing.
+timers_late() {
+	local rise
+	rise=$(awk '$1 == "ticker-late-rise-ns" { print $2 }' /tmp/threads.txt)
+	[ -n "$rise" ] && [ "$rise" -gt 9500000 ]
+}
+
+# Record up to 3 times while the emulated machine's timers are too late.
+record_demo() {
+	local try=1
+	while record && [ "$workload" = demo ] && timers_late &&
+		[ "$try" -lt 3 ]; do
+		try=$((try + 1))
+		echo "@@demo record again ($try of 3): the ticker's timers alone stretched a sleep past 55 ms"
+	done
 }
 
 send_results() {
@@ -103,7 +124,7 @@ main() {
 	fi
 	cd /tmp || return
 	leave_cpu0
-	record
+	record_demo
 	send_results
 	echo "@@demo sent uptime=$(cut -d' ' -f1 /proc/uptime)"
 }
