@@ -58,6 +58,7 @@ struct offcpu {
 	bool has_max;
 	uint64_t interval;
 	enum sort_key sort;
+	bool has_sort;
 	struct report_ctx *ctx;
 	struct report_rows rows;	/* struct offcpu_row */
 	struct idmap thread_index;	/* (process, tid) pairs seen */
@@ -93,7 +94,7 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 				   key == OPT_MAX ? &o->max : &o->interval) ||
 		    (key == OPT_INTERVAL && !o->interval)) {
 			report_usage_error(&offcpu_report,
-					   "bad --%s '%s': give a number and a unit (ns, us, ms, s), e.g. 1s or 500us",
+					   "bad --%s '%s': give a number and a unit (ns, us, ms, s, m, h), e.g. 1s or 500us",
 					   key == OPT_MIN ? "min" :
 					   key == OPT_MAX ? "max" : "interval",
 					   arg);
@@ -102,6 +103,7 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 		o->has_max |= key == OPT_MAX;
 		return 0;
 	case OPT_SORT:
+		o->has_sort = true;
 		if (!strcmp(arg, "max"))
 			o->sort = SORT_MAX;
 		else if (!strcmp(arg, "total"))
@@ -237,6 +239,20 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 	if (o->interval && o->rows.by_process) {
 		report_usage_error(&offcpu_report,
 				   "--interval makes one series for the whole selection: leave out --by");
+		return -EINVAL;
+	}
+	if (o->interval && o->has_sort) {
+		report_usage_error(&offcpu_report,
+				   "--interval prints its series in time order: leave out --sort");
+		return -EINVAL;
+	}
+	if (o->has_max && o->min > o->max) {
+		char min[DURATION_LEN], max[DURATION_LEN];
+
+		report_usage_error(&offcpu_report,
+				   "--min %s is longer than --max %s: no interval can match",
+				   format_duration(min, o->min),
+				   format_duration(max, o->max));
 		return -EINVAL;
 	}
 	return schedmodel_add_handler(ctx->model, &h);
@@ -603,9 +619,11 @@ const struct report offcpu_report = {
 	"Options:\n"
 	"  --by thread|process  rows per thread (default) or per process\n"
 	"                       (THREADS [threads] counted, MAX-TID [max_tid])\n"
-	"  --min DURATION       only intervals at least this long (e.g. 1ms)\n"
+	"  --min DURATION       only intervals at least this long (e.g. 1ms,\n"
+	"                       2m: ns, us, ms, s, m or h)\n"
 	"  --max DURATION       only intervals at most this long\n"
-	"  --sort max|total|count   the order of rows (default max)\n"
+	"  --sort max|total|count   the order of rows (default max; not with\n"
+	"                       --interval)\n"
 	"  --interval DURATION  instead of the table, the longest interval\n"
 	"                       ending in each interval of the window:\n"
 	"                       [start_s end_s count max_ns tid pid comm state\n"

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "recopt.h"
+#include "timefmt.h"
 #include "uapi/schedrec.h"
 
 static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
@@ -159,33 +160,12 @@ static int parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-/* "30", "1.5s", "500ms", "20us", "2m", "1h" */
-static int parse_duration(const char *s, uint64_t *ns)
+/* -d: a duration as the reports take it ("1.5s", "2m"), or bare seconds */
+static int parse_record_duration(const char *s, uint64_t *ns)
 {
-	static const struct {
-		const char *suffix;
-		double scale;
-	} units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
-		{ "m", 60e9 }, { "h", 3600e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v <= 0)
+	if (parse_seconds(s, ns) && parse_duration(s, ns))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (!strcmp(end, units[i].suffix)) {
-			if (v * units[i].scale >= 1e18)
-				return -EINVAL;
-			*ns = v * units[i].scale;
-			return *ns ? 0 : -EINVAL;
-		}
-	}
-	return -EINVAL;
+	return *ns ? 0 : -EINVAL;
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *v)
@@ -268,7 +248,7 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 					   "names from switch waking wakeup wakeup_new migrate fork exec exit rename stack, comma-separated, or all");
 			break;
 		case 'd':
-			if (parse_duration(optarg, &o->duration_ns))
+			if (parse_record_duration(optarg, &o->duration_ns))
 				return bad("duration", optarg, "e.g. 30, 1.5s, 500ms, 2m");
 			break;
 		case 'p':

@@ -41,10 +41,12 @@ int parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct {
 		const char *name;
-		uint64_t scale;
+		uint64_t scale;		/* of the number as parsed */
+		uint64_t times;		/* then */
 	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", NSEC_PER_SEC },
+		{ "ns", 1, 1 }, { "us", 1000, 1 }, { "ms", 1000000, 1 },
+		{ "s", NSEC_PER_SEC, 1 }, { "m", NSEC_PER_SEC, 60 },
+		{ "h", NSEC_PER_SEC, 3600 },
 	};
 	uint64_t value;
 	size_t used, i;
@@ -55,8 +57,9 @@ int parse_duration(const char *s, uint64_t *ns)
 	}
 	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		used = parse_scaled(s, units[i].scale, &value);
-		if (used && !strcmp(s + used, units[i].name)) {
-			*ns = value;
+		if (used && !strcmp(s + used, units[i].name) &&
+		    value <= UINT64_MAX / units[i].times) {
+			*ns = value * units[i].times;
 			return 0;
 		}
 	}

@@ -13,8 +13,8 @@
 #define NSEC_PER_SEC	1000000000ull
 
 /*
- * A duration: a decimal number and a unit, ns, us, ms or s ("500ms",
- * "1.5s", "20us"); "0" alone is allowed.  0 or -EINVAL.
+ * A duration: a decimal number and a unit, ns, us, ms, s, m (minutes) or
+ * h ("500ms", "1.5s", "20us", "2m"); "0" alone is allowed.  0 or -EINVAL.
  */
 int parse_duration(const char *s, uint64_t *ns);
 
