@@ -92,6 +92,14 @@ void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int export_stream_error(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	errno = 0;
+	return fflush(f) == EOF && errno ? -errno : -EIO;
+}
+
 int64_t export_start_time(const struct export_ctx *ctx)
 {
 	return ctx->info->file.start_real_ns / 1000000000ull;
@@ -256,6 +264,8 @@ static int open_output(const struct front *fr,
 		ctx->out = stdout;
 		return EXIT_OK;
 	}
+	if (front_output_is_input(fr, "-o", ctx->out_path))
+		return EXIT_USAGE;
 	ctx->out = fopen(ctx->out_path, "w");
 	if (!ctx->out) {
 		cmd_error("export", errno, "cannot write %s", ctx->out_path);

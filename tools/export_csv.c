@@ -90,7 +90,7 @@ static int csv_start(void *priv, struct export_ctx *ctx)
 {
 	(void)priv;
 	fputs(header, ctx->out);
-	return ferror(ctx->out) ? -EIO : 0;
+	return export_stream_error(ctx->out);
 }
 
 static int csv_record(void *priv, struct export_ctx *ctx,
@@ -140,13 +140,13 @@ static int csv_record(void *priv, struct export_ctx *ctx,
 		break;
 	}
 	fputc('\n', out);
-	return ferror(out) ? -EIO : 0;
+	return export_stream_error(out);
 }
 
 static int csv_finish(void *priv, struct export_ctx *ctx)
 {
 	(void)priv;
-	return ferror(ctx->out) ? -EIO : 0;
+	return export_stream_error(ctx->out);
 }
 
 const struct export_format csv_export = {

@@ -615,7 +615,7 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 	if (pf->clipped)
 		export_warn(ctx, "%" PRIu64 " slices overlapped an earlier slice of their track (events were lost?) and were cut short",
 			    pf->clipped);
-	return ferror(pf->out) ? -EIO : 0;
+	return export_stream_error(pf->out);
 }
 
 static void perfetto_free(void *priv)

@@ -739,13 +739,12 @@ static void draw_legend(FILE *f, const struct heatmap *h,
 static int draw(const struct heatmap *h, const struct heatmap_window *w,
 		const char *title)
 {
-	const struct report_ctx *ctx = h->ctx;
+	struct report_ctx *ctx = h->ctx;
 	char sub[512], warn[1024];
 	struct svg_frame frame = { 0 };
 	struct heatmap_plot p;
 	double legend_y;
 	FILE *f;
-	int ret;
 
 	report_subtitle(ctx, sub, sizeof(sub));
 	report_loss_warning(ctx, warn, sizeof(warn));
@@ -761,7 +760,7 @@ static int draw(const struct heatmap *h, const struct heatmap_window *w,
 		svg_text(f, 600, svg_header_height(title, &frame) + 20, 14,
 			 "middle", "no data: the window is empty", NULL);
 		svg_close(f);
-		return report_svg_close(ctx, f, ferror(f) ? -EIO : 0);
+		return report_svg_close(ctx, f, 0);
 	}
 	plot_plan(h, w, &p);
 	frame.width = p.width;
@@ -774,8 +773,7 @@ static int draw(const struct heatmap *h, const struct heatmap_window *w,
 	draw_axes(f, h, w, &p);
 	draw_legend(f, h, w, &p, legend_y);
 	svg_close(f);
-	ret = fflush(f) || ferror(f) ? -EIO : 0;
-	return report_svg_close(ctx, f, ret);
+	return report_svg_close(ctx, f, 0);
 }
 
 static int heatmap_output(void *priv, struct report_ctx *ctx)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "front.h"
@@ -420,12 +421,20 @@ void report_heading(struct report_ctx *ctx, const char *title)
 	fputc('\n', ctx->out);
 }
 
-FILE *report_svg_open(const struct report_ctx *ctx)
+FILE *report_svg_open(struct report_ctx *ctx)
 {
-	FILE *f = fopen(ctx->svg_path, "w");
+	FILE *f = ctx->svg;
 
-	if (!f)
-		cmd_error("report", errno, "cannot write %s", ctx->svg_path);
+	if (f) {
+		ctx->svg = NULL;
+		return f;
+	}
+	f = fopen(ctx->svg_path, "w");
+	if (!f) {
+		cmd_error("report", errno, "cannot write the chart %s",
+			  ctx->svg_path);
+		ctx->said = true;
+	}
 	return f;
 }
 
@@ -451,13 +460,19 @@ void report_cell_pid(struct table *t, const struct task *task)
 		table_cell(t, "?", "");
 }
 
-int report_svg_close(const struct report_ctx *ctx, FILE *f, int ret)
+int report_svg_close(struct report_ctx *ctx, FILE *f, int ret)
 {
+	if (fflush(f) && !ret)
+		ret = -errno;
+	if (ferror(f) && !ret)
+		ret = -EIO;
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (ret)
+	if (ret) {
 		cmd_error("report", ret, "cannot write the chart %s",
 			  ctx->svg_path);
+		ctx->said = true;
+	}
 	return ret;
 }
 
@@ -547,6 +562,17 @@ static int run_report(const struct report *r, struct front *fr,
 	ret = r->start ? r->start(priv, ctx) : 0;
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	/* before the pass: a path that cannot be written is known at once */
+	if (ctx->svg_path) {
+		if (front_output_is_input(fr, "--svg", ctx->svg_path))
+			return EXIT_USAGE;
+		ctx->svg = fopen(ctx->svg_path, "w");
+		if (!ctx->svg) {
+			cmd_error("report", errno, "cannot write the chart %s",
+				  ctx->svg_path);
+			return EXIT_FAIL;
+		}
+	}
 	ret = run_pass(ctx);
 	if (!ret && front_window_after_end(fr))
 		return EXIT_USAGE;
@@ -558,7 +584,7 @@ static int run_report(const struct report *r, struct front *fr,
 	if (ret == -EINVAL)	/* the report said why */
 		return EXIT_USAGE;
 	if (ret) {
-		if (ret != -EPIPE)
+		if (ret != -EPIPE && !ctx->said)
 			cmd_error("report", ret, "cannot write the report");
 		return EXIT_FAIL;
 	}
@@ -642,6 +668,11 @@ int cmd_report(int argc, char **argv)
 		ctx.top = 20;
 	status = run_report(r, &fr, &ctx, priv);
 out:
+	/* a chart file opened but not drawn, the report having failed */
+	if (ctx.svg) {
+		fclose(ctx.svg);
+		unlink(ctx.svg_path);
+	}
 	if (r->free)
 		r->free(priv);
 	free(priv);

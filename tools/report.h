@@ -35,6 +35,8 @@ struct report_ctx {
 	FILE *out;			/* stdout */
 	bool csv;
 	const char *svg_path;		/* NULL: no chart */
+	FILE *svg;			/* --svg's file, opened before the pass */
+	bool said;			/* an output error was printed */
 	unsigned int top;		/* rows at most, 0: all */
 	bool quiet;
 	bool strict;
@@ -108,8 +110,11 @@ uint64_t report_window_ns(const struct report_ctx *ctx);
 /* "comm" of a task, "<idle>" for NULL, with a '?' name if unknown. */
 const char *report_comm(const struct task *t);
 
-/* Open ctx->svg_path for writing; NULL with a message on failure. */
-FILE *report_svg_open(const struct report_ctx *ctx);
+/*
+ * The chart's file: ctx->svg if the front opened it (--svg), else
+ * ctx->svg_path opened for writing; NULL with a message on failure.
+ */
+FILE *report_svg_open(struct report_ctx *ctx);
 
 /*
  * The start of every chart: fill @frame (the subtitle, and the loss
@@ -120,8 +125,11 @@ FILE *report_svg_begin(struct report_ctx *ctx, struct svg_frame *frame);
 
 /* The PID cell of a row: @t's process, "?" if not known, 0 for idle. */
 void report_cell_pid(struct table *t, const struct task *task);
-/* Close it; 0, or -errno with a message. */
-int report_svg_close(const struct report_ctx *ctx, FILE *f, int ret);
+/*
+ * Flush and close it; 0, or -errno (@ret if not 0, else the stream's
+ * error) with a message.
+ */
+int report_svg_close(struct report_ctx *ctx, FILE *f, int ret);
 
 /*
  * Draw @bars as the chart, from report_svg_begin() to report_svg_close(),

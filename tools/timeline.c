@@ -1503,7 +1503,7 @@ static void draw_lanes(FILE *f, struct timeline *tl, struct chart *c)
 
 static int draw(struct timeline *tl, const char *title)
 {
-	const struct report_ctx *ctx = tl->ctx;
+	struct report_ctx *ctx = tl->ctx;
 	char sub[512], warn[1024], note[160];
 	struct svg_frame frame = { .width = WIDTH };
 	struct chart c;
@@ -1564,8 +1564,7 @@ static int draw(struct timeline *tl, const char *title)
 		    legend_y);
 	svg_close(f);
 	chart_free(&c);
-	ret = fflush(f) || ferror(f) ? -EIO : 0;
-	return report_svg_close(ctx, f, ret);
+	return report_svg_close(ctx, f, 0);
 }
 
 /* Say so when most of what the CPU lanes show is merged. */

@@ -615,4 +615,37 @@ TEST_F(export, unmatched_selection_warns)
 	EXPECT_STREQ("", self->w.err);
 }
 
+/*
+ * Outputs: one named like the trace is refused before anything is written
+ * (the trace stays whole); one that cannot be opened is said before any
+ * table; a full disk is said as such, not as an I/O error.
+ */
+TEST_F(export, outputs_checked_first)
+{
+	EXPECT_EQ(0, RUN("cp run.srec keep.srec && ln -s run.srec link.srec"));
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o run.srec"));
+	EXPECT_NE(NULL, strstr(self->w.err, "-o run.srec is the trace being read"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(2, RUN("$S export csv run.srec -o link.srec"));
+	EXPECT_EQ(2, RUN("$S report offcpu run.srec --svg ./run.srec >o.txt"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--svg ./run.srec is the trace being read"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(0, RUN("cmp run.srec keep.srec"));
+
+	EXPECT_EQ(3, RUN("$S report offcpu run.srec --svg no/such/dir.svg >o.txt"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write the chart no/such/dir.svg: No such file"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(0, RUN("test ! -s o.txt"));
+	EXPECT_EQ(3, RUN("$S report offcpu run.srec --svg /dev/full >o.txt"));
+	EXPECT_NE(NULL, strstr(self->w.err, "No space left on device"));
+	EXPECT_EQ(NULL, strstr(self->w.err, "cannot write the report"))
+		TH_LOG("said twice: %s", self->w.err);
+	EXPECT_EQ(3, RUN("$S export perfetto run.srec -o /dev/full"));
+	EXPECT_NE(NULL, strstr(self->w.err, "No space left on device"))
+		TH_LOG("%s", self->w.err);
+	/* a report refused after the file was opened leaves no empty chart */
+	EXPECT_EQ(2, RUN("$S report offcpu run.srec --svg c.svg --range 99:"));
+	EXPECT_FALSE(workdir_has(&self->w, "c.svg"));
+}
+
 TEST_HARNESS_MAIN

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "front.h"
@@ -172,6 +173,25 @@ int front_open(struct front *f)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+bool front_output_is_input(const struct front *f, const char *option,
+			   const char *path)
+{
+	struct stat out, in;
+	unsigned int i;
+
+	if (stat(path, &out))
+		return false;
+	for (i = 0; i < f->nr_paths; i++) {
+		if (!stat(f->paths[i], &in) && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino) {
+			front_usage_error(f, "%s %s is the trace being read: writing there would destroy it; give another file",
+					  option, path);
+			return true;
+		}
+	}
+	return false;
 }
 
 bool front_window_after_end(const struct front *f)

@@ -99,6 +99,13 @@ int front_paths(struct front *f, int argc, char *const argv[]);
 int front_open(struct front *f);
 
 /*
+ * Whether @path is one of the trace's files, which writing an output
+ * there would destroy: a usage error then (said, naming @option).
+ */
+bool front_output_is_input(const struct front *f, const char *option,
+			   const char *path);
+
+/*
  * After the pass: whether --range starts after the recording ended, a
  * usage error then (said).
  */
