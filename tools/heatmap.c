@@ -258,21 +258,15 @@ static int heatmap_start(void *priv, struct report_ctx *ctx)
 {
 	struct heatmap *h = priv;
 	struct sched_handler handler = { .arg = h };
-	uint64_t seconds;
 
+	/*
+	 * Like every report, a --range past the recording's end is clipped
+	 * to it: only the window's real length (after the pass) can be too
+	 * long, and the cells grow with the records, not with --range.
+	 */
 	h->ctx = ctx;
 	if (!h->rows)
 		h->rows = ROWS_DEFAULT;
-	/* a window known to be too long is refused before reading it */
-	if (ctx->sel.has_end) {
-		seconds = (ctx->sel.end + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
-		if (seconds > CELLS_MAX / h->rows) {
-			report_usage_error(&heatmap_report,
-					   "--range ends at %" PRIu64 " s: at %u rows a second, more than %u cells; narrow --range or use fewer --rows",
-					   seconds, h->rows, CELLS_MAX);
-			return -EINVAL;
-		}
-	}
 	switch (h->metric) {
 	case METRIC_ONCPU:
 		handler.oncpu = on_oncpu;
