@@ -54,6 +54,32 @@ TEST(wrong_magic)
 	bytes_free(&b);
 }
 
+/* A compressed trace: said, with the command that reads it. */
+TEST(compressed)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		const char *says;
+	} kinds[] = {
+		{ "\x1f\x8b\x08\x00", 4, "gzip-compressed, not a schedrec trace as it is: decompress it (zcat FILE" },
+		{ "\xfd\x37\x7a\x58\x5a\x00", 6, "xz-compressed" },
+		{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed" },
+		{ "BZh9", 4, "bzip2-compressed" },
+	};
+	struct bytes b = { 0 };
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		bytes_add(&b, kinds[i].bytes, kinds[i].len);
+		bytes_add(&b, "and what it compressed", 22);
+		EXPECT_TRUE(open_fails(&b, EPROTO, kinds[i].says, err,
+				       sizeof(err))) TH_LOG("%s", err);
+		bytes_free(&b);
+	}
+}
+
 TEST(first_section_not_file)
 {
 	struct srec_table_head table = { 0 };

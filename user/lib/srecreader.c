@@ -206,9 +206,33 @@ static void *header_data(struct srecreader *r, const char *what)
 	return data;
 }
 
+/* A compressed file (magic of gzip, xz, zstd or bzip2): which; else NULL. */
+static const struct compressor {
+	const char *magic;
+	size_t len;
+	const char *name;
+	const char *cat;	/* the command that decompresses it */
+} *compressed_by(const unsigned char *data, size_t avail)
+{
+	static const struct compressor kinds[] = {
+		{ "\x1f\x8b", 2, "gzip", "zcat" },
+		{ "\xfd\x37\x7a\x58\x5a", 5, "xz", "xzcat" },
+		{ "\x28\xb5\x2f\xfd", 4, "zstd", "zstdcat" },
+		{ "BZh", 3, "bzip2", "bzcat" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (avail >= kinds[i].len &&
+		    !memcmp(data, kinds[i].magic, kinds[i].len))
+			return &kinds[i];
+	return NULL;
+}
+
 /* Before anything else: is it a .srec, and of a version we can read? */
 static int check_identity(struct srecreader *r)
 {
+	const struct compressor *zip;
 	const unsigned char *data;
 	struct srec_frame frame;
 	uint16_t version[2];
@@ -219,6 +243,11 @@ static int check_identity(struct srecreader *r)
 	if (r->in.error)
 		return header_fail(r, r->in.error, "cannot read: %s",
 				   strerror(-r->in.error));
+	zip = compressed_by(data, avail);
+	if (zip)
+		return header_fail(r, -EPROTO,
+				   "%s-compressed, not a schedrec trace as it is: decompress it (%s FILE >run.srec), or pipe it (%s FILE | schedrec report offcpu -)",
+				   zip->name, zip->cat, zip->cat);
 	if (avail < sizeof(frame.magic) || memcmp(data, "SREC", 4))
 		return header_fail(r, -EPROTO, "not a schedrec trace (%s)",
 				   avail ? "no SREC magic at offset 0" :
