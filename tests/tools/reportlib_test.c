@@ -242,6 +242,40 @@ TEST(table_text_and_csv)
 	table_free(t);
 }
 
+/* A name with control bytes: escaped in text, as it is (quoted) in CSV. */
+TEST(table_control_bytes)
+{
+	struct table *t = table_new();
+	char *text = NULL;
+	size_t size;
+	FILE *f;
+
+	ASSERT_NE(NULL, t);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+	table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_row(t);
+	table_str(t, "a\nb\tc\x7f");
+	table_u64(t, 1);
+	table_row(t);
+	table_str(t, "plain");
+	table_u64(t, 2);
+
+	f = open_memstream(&text, &size);
+	ASSERT_EQ(0, table_print(t, f, false));
+	fclose(f);
+	EXPECT_STREQ("COMM             TID\n"
+		     "a\\x0ab\\x09c\\x7f    1\n"
+		     "plain              2\n", text);
+	free(text);
+
+	f = open_memstream(&text, &size);
+	ASSERT_EQ(0, table_print(t, f, true));
+	fclose(f);
+	EXPECT_STREQ("comm,tid\n\"a\nb\tc\x7f\",1\nplain,2\n", text);
+	free(text);
+	table_free(t);
+}
+
 TEST(table_write_error)
 {
 	struct table *t = table_new();

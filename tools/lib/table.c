@@ -83,10 +83,41 @@ void table_row(struct table *t)
 	t->nr_rows++;
 }
 
+/*
+ * @text with each control byte as \xNN (a thread may name itself with a
+ * newline or a tab, which would break the table's lines); NULL if it has
+ * none, or out of memory (*@failed).
+ */
+static char *text_visible(const char *text, bool *failed)
+{
+	const unsigned char *p;
+	size_t controls = 0;
+	char *out, *q;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		controls += *p < 0x20 || *p == 0x7f;
+	if (!controls)
+		return NULL;
+	out = malloc(strlen(text) + 3 * controls + 1);
+	if (!out) {
+		*failed = true;
+		return NULL;
+	}
+	for (p = (const unsigned char *)text, q = out; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			q += sprintf(q, "\\x%02x", *p);
+		else
+			*q++ = *p;
+	}
+	*q = 0;
+	return out;
+}
+
 void table_cell(struct table *t, const char *text, const char *csv)
 {
 	struct table_cell *cell;
 	size_t col, len;
+	char *visible;
 
 	if (!t->nr_cols || t->nr_cells >= t->nr_rows * t->nr_cols)
 		return;		/* no row started, or the row is full */
@@ -102,12 +133,16 @@ void table_cell(struct table *t, const char *text, const char *csv)
 		t->cap_cells = cap;
 	}
 	cell = &t->cells[t->nr_cells];
-	cell->text = strdup(text);
+	visible = text_visible(text, &t->failed);
+	/* CSV keeps the bytes as they are, quoted where needed */
+	if (visible && !csv)
+		csv = text;
+	cell->text = visible ? visible : strdup(text);
 	cell->csv = csv ? strdup(csv) : NULL;
 	if (!cell->text || (csv && !cell->csv))
 		t->failed = true;
 	col = t->nr_cells % t->nr_cols;
-	len = strlen(text);
+	len = strlen(cell->text ? cell->text : "");
 	if (len > t->cols[col].width)
 		t->cols[col].width = len;
 	t->nr_cells++;
