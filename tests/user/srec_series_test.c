@@ -240,6 +240,18 @@ TEST(wrong_files_refused)
 		TH_LOG("%s", srecreader_error(r));
 	srecreader_close(r);
 	expected_free(&got);
+
+	/* the same, said before reading by srecreader_check_file() */
+	r = open_series(&s, NULL, &log, err, sizeof(err));
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, srecreader_check_file(r, s.paths[1], err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(-ENOENT, srecreader_check_file(r, "/nonexistent/run.0009.srec",
+						 err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "/nonexistent/run.0009.srec")) TH_LOG("%s", err);
+	EXPECT_EQ(-EPROTO, srecreader_check_file(r, s.paths[0], err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "first file of a recording")) TH_LOG("%s", err);
+	srecreader_close(r);
 	series_close(&s);
 	synth_free(&synth);
 }
@@ -302,6 +314,12 @@ TEST(report_reads_a_series)
 		EXPECT_LT(100u, strlen(want));
 		EXPECT_STREQ(want, got);
 	}
+	/* a wrong file among them: refused before any output (exit 3) */
+	snprintf(args, sizeof(args),
+		 "report offcpu %s %s %s 2>/dev/null", many.paths[0],
+		 many.paths[1], one.paths[0]);
+	EXPECT_EQ(3, WEXITSTATUS(run_schedrec(args, got, 1 << 20)));
+	EXPECT_STREQ("", got);
 	free(want);
 	free(got);
 	series_close(&one);

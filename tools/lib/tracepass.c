@@ -6,31 +6,42 @@
 
 #include "tracepass.h"
 
+/* "schedrec VERB: PATH: why" (@err may name @path already); NULL, errno @e. */
+static struct srecreader *open_failed(const char *verb, const char *path,
+				      const char *err, int e)
+{
+	size_t len = strlen(path);
+	bool named = !strncmp(err, path, len);
+
+	fprintf(stderr, "schedrec %s: %s%s%s\n", verb, named ? "" : path,
+		named ? "" : ": ", err);
+	errno = e ? e : EIO;
+	return NULL;
+}
+
 struct srecreader *trace_open(const char *verb, char *const *paths,
 			      unsigned int n,
 			      const struct srecreader_options *opt)
 {
 	struct srecreader *r;
 	char err[512];
-	size_t len = strlen(paths[0]);
 	unsigned int i;
+	int ret;
 
 	r = srecreader_open(paths[0], opt, err, sizeof(err));
-	if (!r) {
-		int saved = errno;
-
-		fprintf(stderr, "schedrec %s: %s%s%s\n", verb,
-			strncmp(err, paths[0], len) ? paths[0] : "",
-			strncmp(err, paths[0], len) ? ": " : "", err);
-		errno = saved;
-		return NULL;
-	}
+	if (!r)
+		return open_failed(verb, paths[0], err, errno);
 	for (i = 1; i < n; i++) {
-		if (srecreader_add_file(r, paths[i])) {
-			fprintf(stderr, "schedrec %s: no memory\n", verb);
+		/* standard input is read once: checked when it is reached */
+		ret = strcmp(paths[i], "-") ?
+		      srecreader_check_file(r, paths[i], err, sizeof(err)) : 0;
+		if (!ret && srecreader_add_file(r, paths[i])) {
+			snprintf(err, sizeof(err), "no memory");
+			ret = -ENOMEM;
+		}
+		if (ret) {
 			srecreader_close(r);
-			errno = ENOMEM;
-			return NULL;
+			return open_failed(verb, paths[i], err, -ret);
 		}
 	}
 	return r;

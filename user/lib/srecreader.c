@@ -705,22 +705,55 @@ int srecreader_add_file(struct srecreader *r, const char *path)
 	return 0;
 }
 
+/* Why @next's header says it is not of @r's recording; NULL if it may be. */
+static const char *other_recording(const struct srecreader *r,
+				   const struct srecreader *next)
+{
+	const struct srec_file_head *a = &r->info.file, *b = &next->info.file;
+
+	if (!(b->flags & SREC_FILE_F_CONTINUED))
+		return "it is the first file of a recording, not one that continues another";
+	if (b->nr_cpus != a->nr_cpus)
+		return "it has another number of CPUs";
+	if (b->drainer_pid != a->drainer_pid ||
+	    strcmp(next->info.hostname, r->info.hostname))
+		return "another drainer or host wrote it";
+	if (b->start_mono_ns < a->start_mono_ns)
+		return "it began before the first file: give the files in the order they were written (sort -V)";
+	return NULL;
+}
+
+int srecreader_check_file(const struct srecreader *r, const char *path,
+			  char *err, size_t err_size)
+{
+	struct srecreader_options opt = r->opt;
+	struct srecreader *next;
+	const char *why;
+	int ret = 0;
+
+	opt.diag = NULL;	/* its warnings come when it is read */
+	next = srecreader_open(path, &opt, err, err_size);
+	if (!next)
+		return errno ? -errno : -EIO;
+	why = other_recording(r, next);
+	if (why) {
+		snprintf(err, err_size,
+			 "%s does not continue the recording: %s", path, why);
+		ret = -EPROTO;
+	}
+	srecreader_close(next);
+	return ret;
+}
+
 /* Whether @next continues the series @r has read so far. */
 static bool continues_series(struct srecreader *r,
 			     const struct srecreader *next, const char *path)
 {
-	const struct srec_file_head *a = &r->info.file, *b = &next->info.file;
-	const char *why = NULL;
+	const char *why = other_recording(r, next);
 
-	if (!(b->flags & SREC_FILE_F_CONTINUED))
-		why = "it is the first file of a recording, not one that continues another";
-	else if (b->nr_cpus != a->nr_cpus)
-		why = "it has another number of CPUs";
-	else if (b->drainer_pid != a->drainer_pid ||
-		 strcmp(next->info.hostname, r->info.hostname))
-		why = "another drainer or host wrote it";
-	else if (b->start_mono_ns < r->series_start_ns ||
-		 (r->has_trailer && b->start_mono_ns < r->trailer.end_mono_ns))
+	if (!why && (next->info.file.start_mono_ns < r->series_start_ns ||
+		     (r->has_trailer &&
+		      next->info.file.start_mono_ns < r->trailer.end_mono_ns)))
 		why = "it began before the file before it ended: give the files in the order they were written (sort -V)";
 	if (!why)
 		return true;

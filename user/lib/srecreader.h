@@ -99,6 +99,15 @@ void srecreader_close(struct srecreader *r);
  */
 int srecreader_add_file(struct srecreader *r, const char *path);
 
+/*
+ * Before the records: open @path's header and check that it may continue
+ * @r's recording (as srecreader_add_file() will when it reaches it, less
+ * what only the file before it can tell), so that a wrong file is said
+ * before anything is read.  0, or -errno with why in @err (naming @path).
+ */
+int srecreader_check_file(const struct srecreader *r, const char *path,
+			  char *err, size_t err_size);
+
 /* The header.  Strings are NUL-terminated, "" when absent. */
 struct srecreader_info {
 	struct srec_file_head file;	/* as read; strings below */
