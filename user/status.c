@@ -70,12 +70,13 @@ int cmd_status(int argc, char **argv)
 	uint64_t ring;
 	int opt, ret;
 
+	argv[0] = "schedrec status";	/* for getopt's messages */
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			print_help(stdout);
 			return EXIT_OK;
 		}
-		print_help(stderr);
+		fprintf(stderr, "run 'schedrec status --help' for what it shows\n");
 		return EXIT_USAGE;
 	}
 	if (optind < argc) {

@@ -179,10 +179,15 @@ static void report_truncated(struct srecreader *r)
 	r->status.truncated = true;
 	r->status.eof = true;
 	r->done = true;
-	reader_warn(r, r->frame_offset,
-		    "the file is truncated: the section at offset %llu is incomplete at offset %llu; everything before it was read",
-		    (unsigned long long)r->frame_offset,
-		    (unsigned long long)r->in.offset);
+	if (r->in.offset > r->frame_offset)
+		reader_warn(r, r->frame_offset,
+			    "the file is truncated: the section at offset %llu is incomplete at offset %llu; everything before it was read",
+			    (unsigned long long)r->frame_offset,
+			    (unsigned long long)r->in.offset);
+	else
+		reader_warn(r, r->frame_offset,
+			    "the file is truncated: it ends inside the head of the section at offset %llu; everything before it was read",
+			    (unsigned long long)r->frame_offset);
 }
 
 static void read_failed(struct srecreader *r)
