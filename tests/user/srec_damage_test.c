@@ -273,6 +273,11 @@ TEST_F(small, flip_every_bit)
 				TH_LOG("byte %llu bit %u: %s",
 				       (unsigned long long)pos, bit, log.text);
 		}
+		/* the trailer's data or padding: it was there, but damaged */
+		if (sec->type == SREC_SEC_TRAILER && pos + 8 >= sec->end)
+			ASSERT_TRUE(diag_says(&log, "the trailer is damaged"))
+				TH_LOG("byte %llu bit %u: %s",
+				       (unsigned long long)pos, bit, log.text);
 		intact_except(&self->intact, &want, chunk_elsewhere,
 			      (void *)&sec->offset);
 		ASSERT_TRUE(same_records(&want, &got))

@@ -520,6 +520,7 @@ static void read_trailer(struct srecreader *r)
 	    h.entry_size < sizeof(struct srec_cpu_total) ||
 	    h.entry_size > SREC_HEAD_MAX ||
 	    (uint64_t)h.count * h.entry_size != r->frame.data_len) {
+		r->trailer_damaged = true;
 		skip_corrupt(r, -1, "trailer of impossible size");
 		return;
 	}
@@ -532,6 +533,7 @@ static void read_trailer(struct srecreader *r)
 	if (!data_status_ok(r, status))
 		return;
 	if (status != SECTION_OK || !reader_data_crc_ok(r, data)) {
+		r->trailer_damaged = true;
 		report_corrupt(r, offset, -1, "%s", status != SECTION_OK ?
 			       "padding is not zeros" :
 			       "trailer checksum mismatch");
@@ -542,6 +544,7 @@ static void read_trailer(struct srecreader *r)
 
 		memcpy(&total, data + (size_t)i * h.entry_size, sizeof(total));
 		if (total.cpu >= r->nr_cpus) {
+			r->trailer_damaged = true;
 			report_corrupt(r, offset, -1,
 				       "trailer entry for cpu %u", total.cpu);
 			return;
@@ -753,6 +756,11 @@ static void finish(struct srecreader *r)
 
 	r->finished = true;
 	r->status.offset = r->in.offset;
+	if (!r->has_trailer && r->trailer_damaged) {
+		reader_warn(r, r->in.offset,
+			    "the trailer is damaged: the records were read, but the recording's totals are not known to check them against");
+		return;
+	}
 	if (!r->has_trailer) {
 		reader_warn(r, r->in.offset,
 			    "no trailer: the recording did not end cleanly%s",

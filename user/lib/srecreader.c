@@ -809,6 +809,7 @@ bool reader_next_file(struct srecreader *r)
 	srecreader_close(next);
 	r->done = false;
 	r->has_trailer = false;
+	r->trailer_damaged = false;
 	r->status.eof = false;
 	r->status.trailer = false;
 	r->status.file++;

@@ -94,6 +94,7 @@ struct srecreader {
 	unsigned char head[SREC_HEAD_MAX];
 
 	bool has_trailer;
+	bool trailer_damaged;	/* one was there, but corrupt */
 	struct srec_trailer_head trailer;
 	struct srec_cpu_total *totals;
 
