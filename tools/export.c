@@ -94,10 +94,7 @@ void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
 
 int export_stream_error(FILE *f)
 {
-	if (!ferror(f))
-		return 0;
-	errno = 0;
-	return fflush(f) == EOF && errno ? -errno : -EIO;
+	return ferror(f) ? front_flush_error(f) : 0;
 }
 
 int64_t export_start_time(const struct export_ctx *ctx)
@@ -283,13 +280,13 @@ static int open_output(const struct front *fr,
 static int close_output(struct export_ctx *ctx, int status, int err)
 {
 	bool is_stdout = ctx->out == stdout;
+	int flushed;
 
 	if (!ctx->out)
 		return status;
-	if (fflush(ctx->out) && !err)
-		err = -errno;
-	if (ferror(ctx->out) && !err)
-		err = -EIO;
+	flushed = front_flush_error(ctx->out);
+	if (!err)
+		err = flushed;
 	if (!is_stdout && fclose(ctx->out) && !err)
 		err = -errno;
 	ctx->out = NULL;

@@ -462,10 +462,10 @@ void report_cell_pid(struct table *t, const struct task *task)
 
 int report_svg_close(struct report_ctx *ctx, FILE *f, int ret)
 {
-	if (fflush(f) && !ret)
-		ret = -errno;
-	if (ferror(f) && !ret)
-		ret = -EIO;
+	int flushed = front_flush_error(f);
+
+	if (!ret)
+		ret = flushed;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
@@ -566,12 +566,9 @@ static int run_report(const struct report *r, struct front *fr,
 	if (ctx->svg_path) {
 		if (front_output_is_input(fr, "--svg", ctx->svg_path))
 			return EXIT_USAGE;
-		ctx->svg = fopen(ctx->svg_path, "w");
-		if (!ctx->svg) {
-			cmd_error("report", errno, "cannot write the chart %s",
-				  ctx->svg_path);
+		ctx->svg = report_svg_open(ctx);
+		if (!ctx->svg)
 			return EXIT_FAIL;
-		}
 	}
 	ret = run_pass(ctx);
 	if (!ret && front_window_after_end(fr))

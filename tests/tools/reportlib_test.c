@@ -200,12 +200,29 @@ TEST(percentiles_approximate)
 	durstats_free(&d);
 }
 
+/* What table_print() writes of @t (NULL if it failed); free() it. */
+static char *printed(const struct table *t, bool csv)
+{
+	char *text = NULL;
+	size_t size;
+	FILE *f = open_memstream(&text, &size);
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = table_print(t, f, csv);
+	fclose(f);
+	if (ret) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 TEST(table_text_and_csv)
 {
 	struct table *t = table_new();
-	char *text = NULL;
-	size_t size;
-	FILE *f;
+	char *text;
 
 	ASSERT_NE(NULL, t);
 	table_column(t, "TID", "tid", TABLE_RIGHT);
@@ -224,17 +241,15 @@ TEST(table_text_and_csv)
 	table_cell(t, "~", "1");
 	EXPECT_EQ(2, table_rows(t));
 
-	f = open_memstream(&text, &size);
-	ASSERT_EQ(0, table_print(t, f, false));
-	fclose(f);
+	text = printed(t, false);
+	ASSERT_NE(NULL, text);
 	EXPECT_STREQ("TID  COMM         MAX\n"
 		     " 42  a,\"b\"  48.120 ms\n"
 		     "  7  x              -\n", text);
 	free(text);
 
-	f = open_memstream(&text, &size);
-	ASSERT_EQ(0, table_print(t, f, true));
-	fclose(f);
+	text = printed(t, true);
+	ASSERT_NE(NULL, text);
 	EXPECT_STREQ("tid,comm,max_ns,uncertain\n"
 		     "42,\"a,\"\"b\"\"\",48120000,0\n"
 		     "7,x,,1\n", text);
@@ -246,9 +261,7 @@ TEST(table_text_and_csv)
 TEST(table_control_bytes)
 {
 	struct table *t = table_new();
-	char *text = NULL;
-	size_t size;
-	FILE *f;
+	char *text;
 
 	ASSERT_NE(NULL, t);
 	table_column(t, "COMM", "comm", TABLE_LEFT);
@@ -260,17 +273,15 @@ TEST(table_control_bytes)
 	table_str(t, "plain");
 	table_u64(t, 2);
 
-	f = open_memstream(&text, &size);
-	ASSERT_EQ(0, table_print(t, f, false));
-	fclose(f);
+	text = printed(t, false);
+	ASSERT_NE(NULL, text);
 	EXPECT_STREQ("COMM             TID\n"
 		     "a\\x0ab\\x09c\\x7f    1\n"
 		     "plain              2\n", text);
 	free(text);
 
-	f = open_memstream(&text, &size);
-	ASSERT_EQ(0, table_print(t, f, true));
-	fclose(f);
+	text = printed(t, true);
+	ASSERT_NE(NULL, text);
 	EXPECT_STREQ("comm,tid\n\"a\nb\tc\x7f\",1\nplain,2\n", text);
 	free(text);
 	table_free(t);

@@ -194,6 +194,14 @@ bool front_output_is_input(const struct front *f, const char *option,
 	return false;
 }
 
+int front_flush_error(FILE *f)
+{
+	errno = 0;
+	if (fflush(f))
+		return errno ? -errno : -EIO;
+	return ferror(f) ? -EIO : 0;
+}
+
 bool front_window_after_end(const struct front *f)
 {
 	const struct schedmodel *m = *f->model;

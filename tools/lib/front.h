@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "schedmodel.h"
 #include "select.h"
@@ -104,6 +105,12 @@ int front_open(struct front *f);
  */
 bool front_output_is_input(const struct front *f, const char *option,
 			   const char *path);
+
+/*
+ * Flush @f: 0, or its error: the write's own (ENOSPC, ...) when flushing
+ * says it, else -EIO if a write into it had failed.
+ */
+int front_flush_error(FILE *f);
 
 /*
  * After the pass: whether --range starts after the recording ended, a
