@@ -173,12 +173,11 @@ static bool rows_of(struct openmetrics *om, const struct task *t,
 	}
 	rows[0]->used = true;
 	rows[0]->task = t;
-	/* a process is named after its leader, or its latest thread */
+	/* named after its leader in the end (process_series()) if known */
 	p = rows[1];
 	p->used = true;
 	p->key = key;
-	if (!p->task || t->tid == key || p->task->tid != key)
-		p->task = t;
+	p->task = t;
 	return true;
 }
 
@@ -453,9 +452,15 @@ static struct om_series *process_series(struct openmetrics *om,
 		return NULL;
 	for (i = 0; i < om->processes.count; i++) {
 		struct om_row *row = keyed_item(&om->processes, i);
+		const struct task *leader;
 
-		if (row->used)
-			rows[n++] = row;
+		if (!row->used)
+			continue;
+		/* a process is named after its leader, or its latest thread */
+		leader = schedmodel_leader_of(om->ctx->model, row->key);
+		if (leader)
+			row->task = leader;
+		rows[n++] = row;
 	}
 	v = make_series(om, rows, n, false, count);
 	free(rows);

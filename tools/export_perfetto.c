@@ -39,7 +39,6 @@ struct track {
 struct process {
 	uint32_t pid;
 	const struct task *name;
-	bool leader;			/* @name is the thread tid == pid */
 };
 
 /*
@@ -543,8 +542,12 @@ static void put_losses(struct perfetto *pf)
 	}
 }
 
-/* The processes of the tracks, each named by its leader if it has one. */
-static struct process *processes(struct perfetto *pf, size_t *count)
+/*
+ * The processes of the tracks, each named after its leader if the model
+ * knows it, else after the latest name of one of its threads.
+ */
+static struct process *processes(struct perfetto *pf,
+				 const struct schedmodel *m, size_t *count)
 {
 	struct process *v = calloc(pf->nr_tracks + 1, sizeof(*v));
 	struct idmap ids = { 0 };
@@ -562,12 +565,12 @@ static struct process *processes(struct perfetto *pf, size_t *count)
 			break;
 		}
 		if ((size_t)index == *count)
-			v[(*count)++] = (struct process){ .pid = tr->pid };
-		if (!v[index].leader && tr->latest &&
-		    (tr->tid == tr->pid || !v[index].name)) {
+			v[(*count)++] = (struct process){
+				.pid = tr->pid,
+				.name = schedmodel_leader_of(m, tr->pid),
+			};
+		if (!v[index].name)
 			v[index].name = tr->latest;
-			v[index].leader = tr->tid == tr->pid;
-		}
 	}
 	idmap_free(&ids);
 	return v;
@@ -592,7 +595,7 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 		put_meta(pf, "thread_name", tr->pid, &tr->tid,
 			 tr->latest ? comm_of(tr->latest) : "?", 0);
 	}
-	procs = processes(pf, &nr_procs);
+	procs = processes(pf, ctx->model, &nr_procs);
 	if (!procs)
 		return -ENOMEM;
 	for (i = 0; i < nr_procs; i++)

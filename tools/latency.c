@@ -131,7 +131,7 @@ static int latency_start(void *priv, struct report_ctx *ctx)
 		return -EINVAL;
 	}
 	l->ctx = ctx;
-	report_rows_init(&l->rows, sizeof(struct latency_row));
+	report_rows_init(&l->rows, sizeof(struct latency_row), ctx->model);
 	return schedmodel_add_handler(ctx->model, &h);
 }
 
@@ -459,7 +459,8 @@ const struct report latency_report = {
 	"  count total_ns p50_ns p90_ns p99_ns max_ns\n"
 	"\n"
 	"Options:\n"
-	"  --by thread|process  rows per thread (default) or process\n"
+	"  --by thread|process  rows per thread (default) or process (named\n"
+	"                       after its leader's last name)\n"
 	"  --wakers   with --csv: who woke whom instead, a row per (thread,\n"
 	"             waker): tid pid comm waker_tid waker_pid waker_comm\n"
 	"             wakeups (waker <irq>, tid 0: from interrupt context)\n"

@@ -235,7 +235,7 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 	struct sched_handler h = { .offcpu = on_offcpu, .arg = o };
 
 	o->ctx = ctx;
-	report_rows_init(&o->rows, sizeof(struct offcpu_row));
+	report_rows_init(&o->rows, sizeof(struct offcpu_row), ctx->model);
 	if (o->interval && o->rows.by_process) {
 		report_usage_error(&offcpu_report,
 				   "--interval makes one series for the whole selection: leave out --by");
@@ -618,7 +618,8 @@ const struct report offcpu_report = {
 	"\n"
 	"Options:\n"
 	"  --by thread|process  rows per thread (default) or per process\n"
-	"                       (THREADS [threads] counted, MAX-TID [max_tid])\n"
+	"                       (THREADS [threads] counted, MAX-TID [max_tid];\n"
+	"                       named after its leader's last name)\n"
 	"  --min DURATION       only intervals at least this long (e.g. 1ms,\n"
 	"                       2m: ns, us, ms, s, m or h)\n"
 	"  --max DURATION       only intervals at most this long\n"

@@ -145,8 +145,10 @@ int report_parse_by(const struct report *r, const char *arg,
 	return 0;
 }
 
-void report_rows_init(struct report_rows *rows, size_t size)
+void report_rows_init(struct report_rows *rows, size_t size,
+		      const struct schedmodel *m)
 {
+	rows->model = m;
 	rows->threads.size = size;
 	rows->processes.size = size;
 }
@@ -170,9 +172,7 @@ struct report_row *report_row_of(struct report_rows *rows,
 		return NULL;
 	if (fresh)
 		row->key = key;
-	/* a process is named after its leader, or its latest thread */
-	if (!row->task || t->tid == key || row->task->tid != key)
-		row->task = t;
+	row->task = t;
 	return row;
 }
 
@@ -202,7 +202,7 @@ static int compare_rows(const void *a, const void *b, void *arg)
 			  *(const struct report_row *const *)b, order->arg);
 }
 
-struct report_row **report_rows_sorted(const struct report_rows *rows,
+struct report_row **report_rows_sorted(struct report_rows *rows,
 				       report_row_cmp *cmp, void *arg,
 				       size_t *count)
 {
@@ -213,9 +213,19 @@ struct report_row **report_rows_sorted(const struct report_rows *rows,
 	*count = 0;
 	if (!v)
 		return NULL;
-	for (i = 0; i < n; i++)
-		if (report_rows_item(rows, i)->used)
-			v[(*count)++] = report_rows_item(rows, i);
+	for (i = 0; i < n; i++) {
+		struct report_row *row = report_rows_item(rows, i);
+		const struct task *leader;
+
+		if (!row->used)
+			continue;
+		/* a process is named after its leader if the model knows it */
+		leader = rows->by_process ?
+			 schedmodel_leader_of(rows->model, row->key) : NULL;
+		if (leader)
+			row->task = leader;
+		v[(*count)++] = row;
+	}
 	qsort_r(v, *count, sizeof(*v), compare_rows, &order);
 	return v;
 }

@@ -151,19 +151,24 @@ int report_parse_by(const struct report *r, const char *arg,
  */
 struct report_row {
 	bool used;			/* set by the report */
-	/* the thread; a process's leader, else its latest thread */
+	/*
+	 * the thread; a process's latest thread, named after its leader
+	 * (schedmodel_leader_of()) once sorted, if the model knows it
+	 */
 	const struct task *task;
 	uint32_t key;			/* by process: tgid, or tid */
 };
 
 struct report_rows {
 	bool by_process;		/* --by process */
+	const struct schedmodel *model;	/* that knows the leaders */
 	struct per_task threads;
 	struct keyed processes;
 };
 
-/* Rows of @size bytes; before the first report_row_of(). */
-void report_rows_init(struct report_rows *rows, size_t size);
+/* Rows of @size bytes of @m's tasks; before the first report_row_of(). */
+void report_rows_init(struct report_rows *rows, size_t size,
+		      const struct schedmodel *m);
 
 /* The row of @t, or of its process; NULL on ENOMEM. */
 struct report_row *report_row_of(struct report_rows *rows,
@@ -176,11 +181,12 @@ struct report_row *report_rows_item(const struct report_rows *rows,
 
 /*
  * The rows in use, sorted by @cmp, in an array to free(); NULL on ENOMEM
- * (*@count 0 then).
+ * (*@count 0 then).  A process's row is named after its leader from here
+ * on (the model's last name of it), if the model knows it.
  */
 typedef int report_row_cmp(const struct report_row *a,
 			   const struct report_row *b, void *arg);
-struct report_row **report_rows_sorted(const struct report_rows *rows,
+struct report_row **report_rows_sorted(struct report_rows *rows,
 				       report_row_cmp *cmp, void *arg,
 				       size_t *count);
 void report_rows_free(struct report_rows *rows);

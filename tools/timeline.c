@@ -1252,14 +1252,14 @@ static struct process_time *rank_processes(const struct timeline *tl,
 		for (j = 0; j < n && v[j].key != key; j++)
 			;
 		if (j == n) {
+			/* named after its leader, else its first thread */
 			v[n].key = key;
-			v[n].name = tasks[i];
+			v[n].name = schedmodel_leader_of(tl->ctx->model, key);
+			if (!v[n].name)
+				v[n].name = tasks[i];
 			n++;
 		}
 		v[j].ns += th->oncpu;
-		/* named after its leader if it ran */
-		if (tasks[i]->tid == key)
-			v[j].name = tasks[i];
 	}
 	qsort(v, n, sizeof(*v), compare_processes);
 	*count = n;
