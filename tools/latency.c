@@ -230,6 +230,7 @@ static int print_wakers(struct latency *l, struct report_row **rows,
 {
 	struct report_ctx *ctx = l->ctx;
 	const struct task_pair **pairs = task_pairs_sorted(&l->wakers);
+	char comm[REPORT_COMM_TEXT_LEN];
 	size_t i, j, shown = report_limit(ctx, n), printed;
 	uint64_t rest;
 
@@ -246,7 +247,8 @@ static int print_wakers(struct latency *l, struct report_row **rows,
 			if (p->task != rows[i]->task)
 				continue;
 			if (!printed++)
-				fprintf(ctx->out, "%s %u:", report_comm(p->task),
+				fprintf(ctx->out, "%s %u:",
+					report_comm_text(p->task, comm),
 					p->task->tid);
 			if (printed > 3) {
 				rest += p->count;
@@ -255,7 +257,8 @@ static int print_wakers(struct latency *l, struct report_row **rows,
 			fprintf(ctx->out, "%s %" PRIu64 " by ",
 				printed > 1 ? "," : "", p->count);
 			if (p->other)
-				fprintf(ctx->out, "%s %u", report_comm(p->other),
+				fprintf(ctx->out, "%s %u",
+					report_comm_text(p->other, comm),
 					p->other->tid);
 			else
 				fprintf(ctx->out, "<irq>");

@@ -125,6 +125,12 @@ const char *report_comm(const struct task *t)
 	return t->comm[0] ? t->comm : "?";
 }
 
+const char *report_comm_text(const struct task *t,
+			     char buf[REPORT_COMM_TEXT_LEN])
+{
+	return text_escape(buf, report_comm(t));
+}
+
 size_t report_limit(const struct report_ctx *ctx, size_t rows)
 {
 	size_t limit = ctx->top;

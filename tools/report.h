@@ -111,6 +111,14 @@ uint64_t report_window_ns(const struct report_ctx *ctx);
 const char *report_comm(const struct task *t);
 
 /*
+ * report_comm() for text outside a table: its control bytes escaped
+ * (text_escape()) in @buf.  @buf.
+ */
+#define REPORT_COMM_TEXT_LEN	(4 * SCHEDREC_COMM_LEN + 1)
+const char *report_comm_text(const struct task *t,
+			     char buf[REPORT_COMM_TEXT_LEN]);
+
+/*
  * The chart's file: ctx->svg if the front opened it (--svg), else
  * ctx->svg_path opened for writing; NULL with a message on failure.
  */

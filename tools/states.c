@@ -218,7 +218,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 			   const struct ranked *r)
 {
 	struct report_ctx *ctx = s->ctx;
-	char dur[DURATION_LEN];
+	char dur[DURATION_LEN], comm[REPORT_COMM_TEXT_LEN];
 	size_t i, n = 0, shown, limit;
 	uint64_t rest_held = 0, rest_count = 0;
 
@@ -230,7 +230,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 	if (!n)
 		return;
 	fprintf(ctx->out, "%s %u, runnable (R) while these held its CPU:\n",
-		report_comm(r->task), r->task->tid);
+		report_comm_text(r->task, comm), r->task->tid);
 	limit = ctx->top ? ctx->top : n;
 	shown = n < limit ? n : limit;
 	for (; n; i++, n--) {
@@ -239,7 +239,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 		if (shown) {
 			fprintf(ctx->out, "  %12s  %8" PRIu64 " preemptions  %s %u\n",
 				format_duration(dur, p->ns), p->count,
-				report_comm(p->other),
+				report_comm_text(p->other, comm),
 				p->other ? p->other->tid : 0);
 			shown--;
 			continue;

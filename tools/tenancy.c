@@ -223,6 +223,7 @@ static int print_cpus(struct tenancy *t)
 	struct report_ctx *ctx = t->ctx;
 	uint64_t window = report_window_ns(ctx), rest, busy;
 	char dur[DURATION_LEN], dur2[DURATION_LEN], drainer[64];
+	char comm[REPORT_COMM_TEXT_LEN];
 	struct ranked *v;
 	unsigned int cpu;
 	size_t n, i, shown;
@@ -257,7 +258,8 @@ static int print_cpus(struct tenancy *t)
 			fprintf(ctx->out, "  %6.1f%%  %12s  %s %u\n",
 				100 * share(v[i].ns, window),
 				format_duration(dur, v[i].ns),
-				report_comm(v[i].task), v[i].task->tid);
+				report_comm_text(v[i].task, comm),
+				v[i].task->tid);
 		rest = 0;
 		for (; i < n; i++)
 			rest += v[i].ns;

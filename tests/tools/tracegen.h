@@ -52,7 +52,8 @@
  * defaults to the task the last switch before it on that CPU switched in
  * (0 if none), as the kernel's would be; its target CPU to the CPU it
  * happens on; irq sets SCHEDREC_F_IRQ.  COMM is one word of at most 15
- * characters.
+ * characters, \xNN one (not 00): a name may hold any byte a thread can
+ * give itself.
  *
  * Sequence numbers: each record takes the next number of its CPU, starting
  * at 0 (the header says FROM_START).  lost: COUNT events were dropped, the

@@ -267,12 +267,29 @@ static int need_cpu_number(struct tracegen *tg, const char *s,
 	return use_cpus(tg);
 }
 
-static int need_comm(struct tracegen *tg, const char *s)
+/* The name @s into @comm, each \xNN in it the byte it says. */
+static int need_comm(struct tracegen *tg, const char *s,
+		     char comm[SCHEDREC_COMM_LEN])
 {
-	if (strlen(s) < SCHEDREC_COMM_LEN)
-		return 0;
-	return fail(tg, "comm '%s' is longer than %d characters", s,
-		    SCHEDREC_COMM_LEN - 1);
+	unsigned int byte;
+	size_t n = 0;
+	const char *p;
+	int used;
+
+	for (p = s; *p; n++) {
+		if (n == SCHEDREC_COMM_LEN - 1)
+			return fail(tg, "comm '%s' is longer than %d characters",
+				    s, SCHEDREC_COMM_LEN - 1);
+		if (p[0] == '\\' && p[1] == 'x' &&
+		    sscanf(p + 2, "%2x%n", &byte, &used) == 1 && used == 2 &&
+		    byte) {
+			comm[n] = (char)byte;
+			p += 4;
+		} else {
+			comm[n] = *p++;
+		}
+	}
+	return 0;
 }
 
 static int bad_usage(struct tracegen *tg, const char *usage)
@@ -588,9 +605,8 @@ static int event_task(struct tracegen *tg, struct tg_line *l, uint8_t type,
 	if (need_u32(tg, "TID", l->args[0], &task.tid) ||
 	    need_u32(tg, "TGID", l->args[1], &task.tgid) ||
 	    (other && need_u32(tg, "tid", l->args[2], &task.other_tid)) ||
-	    need_comm(tg, l->args[nr - 1]))
+	    need_comm(tg, l->args[nr - 1], task.comm))
 		return -1;
-	memcpy(task.comm, l->args[nr - 1], strlen(l->args[nr - 1]));
 	rec = add_record(tg, l, type, sizeof(task));
 	if (!rec)
 		return -1;
@@ -749,13 +765,12 @@ static int statement_thread(struct tracegen *tg, char **words, int nr_words)
 		return bad_usage(tg, "thread TID TGID COMM");
 	if (need_u32(tg, "TID", words[1], &thread.tid) ||
 	    need_u32(tg, "TGID", words[2], &thread.tgid) ||
-	    need_comm(tg, words[3]))
+	    need_comm(tg, words[3], thread.comm))
 		return -1;
 	for (i = 0; i < tg->nr_threads; i++)
 		if (tg->threads[i].tid == thread.tid)
 			return fail(tg, "thread %u is already in the snapshot",
 				    thread.tid);
-	memcpy(thread.comm, words[3], strlen(words[3]));
 	if (tg->nr_threads == tg->threads_cap) {
 		size_t cap = tg->threads_cap ? 2 * tg->threads_cap : 16;
 		struct srec_thread *threads;

@@ -83,19 +83,38 @@ void table_row(struct table *t)
 	t->nr_rows++;
 }
 
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+char *text_escape(char *out, const char *text)
+{
+	const unsigned char *p;
+	char *q = out;
+
+	for (p = (const unsigned char *)text; *p; p++) {
+		if (is_control(*p))
+			q += sprintf(q, "\\x%02x", *p);
+		else
+			*q++ = *p;
+	}
+	*q = 0;
+	return out;
+}
+
 /*
- * @text with each control byte as \xNN (a thread may name itself with a
- * newline or a tab, which would break the table's lines); NULL if it has
- * none, or out of memory (*@failed).
+ * @text escaped (text_escape()) in memory to free; NULL if it has no
+ * control byte, or out of memory (*@failed).
  */
 static char *text_visible(const char *text, bool *failed)
 {
 	const unsigned char *p;
 	size_t controls = 0;
-	char *out, *q;
+	char *out;
 
 	for (p = (const unsigned char *)text; *p; p++)
-		controls += *p < 0x20 || *p == 0x7f;
+		controls += is_control(*p);
 	if (!controls)
 		return NULL;
 	out = malloc(strlen(text) + 3 * controls + 1);
@@ -103,14 +122,7 @@ static char *text_visible(const char *text, bool *failed)
 		*failed = true;
 		return NULL;
 	}
-	for (p = (const unsigned char *)text, q = out; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			q += sprintf(q, "\\x%02x", *p);
-		else
-			*q++ = *p;
-	}
-	*q = 0;
-	return out;
+	return text_escape(out, text);
 }
 
 void table_cell(struct table *t, const char *text, const char *csv)

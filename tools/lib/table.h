@@ -68,4 +68,11 @@ int table_print(const struct table *t, FILE *f, bool csv);
 /* A CSV field, quoted if it must be. */
 void csv_field(FILE *f, const char *s);
 
+/*
+ * @text into @out (4 * strlen(@text) + 1 bytes at most) with each control
+ * byte as \xNN, as table cells show it: a thread may name itself with a
+ * newline or a tab, which would break the lines of a text output.  @out.
+ */
+char *text_escape(char *out, const char *text);
+
 #endif /* SCHEDREC_TABLE_H */
