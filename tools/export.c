@@ -52,7 +52,7 @@ static void print_list(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: schedrec export FORMAT TRACE... -o FILE [OPTIONS]\n"
+		"usage: schedrec export FORMAT TRACE... [-o FILE] [OPTIONS]\n"
 		"       schedrec export FORMAT --help\n"
 		"\n"
 		"Write a trace recorded by schedrec record in the format of another\n"
@@ -64,6 +64,11 @@ static void print_list(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(formats); i++)
 		fprintf(f, "  %-11s %s\n", formats[i]->name,
 			formats[i]->summary);
+	fprintf(f, "\nEvery format needs -o FILE but");
+	for (i = 0; i < ARRAY_SIZE(formats); i++)
+		if (formats[i]->stdout_default)
+			fprintf(f, " %s", formats[i]->name);
+	fprintf(f, ", which writes to standard output\nwithout it.\n");
 	fprintf(f, "\n%s\nExamples:\n", common_help);
 	for (i = 0; i < ARRAY_SIZE(formats); i++)
 		fputs(formats[i]->examples, f);

@@ -487,6 +487,9 @@ TEST_F(export, bad_input)
 	EXPECT_NE(NULL, strstr(self->w.err, "--bogus"));
 	EXPECT_EQ(2, RUN("$S export csv -o x"));
 	EXPECT_EQ(2, RUN("$S export"));
+	/* the list says which format needs no -o */
+	EXPECT_NE(NULL, strstr(self->w.err, "TRACE... [-o FILE] [OPTIONS]"));
+	EXPECT_NE(NULL, strstr(self->w.err, "Every format needs -o FILE but openmetrics, which writes to standard output"));
 	EXPECT_FALSE(workdir_has(&self->w, "x"));
 
 	/* the output cannot be written: 3, the reason, no file */
