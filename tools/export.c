@@ -244,8 +244,7 @@ static int pass_after(void *arg, const struct srec_record *rec)
 	}
 	if (!selected(p))
 		return 0;
-	er.rel_ns = (int64_t)(rec->hdr->ts -
-			      schedmodel_origin(p->ctx->model));
+	er.rel_ns = schedmodel_rel(p->ctx->model, rec->hdr->ts);
 	p->error = p->fmt->record(p->priv, p->ctx, &er);
 	return p->error;
 }

@@ -533,7 +533,8 @@ static void put_losses(struct perfetto *pf)
 		line_key_u64(line, "count", l->count);
 		line_lit(line, ",\"until_s\":");
 		line_lit(line, format_seconds(last,
-					      (int64_t)(l->last - pf->origin),
+					      schedmodel_rel(pf->ctx->model,
+							     l->last),
 					      9));
 		line_lit(line, l->unexplained ? ",\"unexplained\":true}}" :
 			 ",\"unexplained\":false}}");

@@ -108,14 +108,7 @@ void report_usage_error(const struct report *r, const char *fmt, ...)
 
 int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns)
 {
-	uint64_t origin = schedmodel_origin(ctx->model);
-
-	/* past INT64_MAX ns (292 years), the most there is, not a wrap */
-	if (abs_ns >= origin)
-		return abs_ns - origin > INT64_MAX ? INT64_MAX :
-		       (int64_t)(abs_ns - origin);
-	return origin - abs_ns > INT64_MAX ? INT64_MIN :
-	       -(int64_t)(origin - abs_ns);
+	return schedmodel_rel(ctx->model, abs_ns);
 }
 
 const char *report_comm(const struct task *t)

@@ -101,7 +101,7 @@ size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
 /* A subtitle for charts: the trace, the window, the selection. */
 void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size);
 
-/* Times relative to the origin. */
+/* Times relative to the origin: schedmodel_rel() of the report's model. */
 int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns);
 
 /* The window's length in ns (after the pass). */

@@ -13,6 +13,7 @@
 
 #include "durstats.h"
 #include "idmap.h"
+#include "schedmodel.h"
 #include "select.h"
 #include "table.h"
 #include "timefmt.h"
@@ -358,6 +359,46 @@ TEST(selection)
 	EXPECT_EQ(-EINVAL, select_parse(&sel, "pid", "1,,2", err,
 					sizeof(err)));
 	select_free(&sel);
+}
+
+/* A model whose origin is @origin: the start of its recording. */
+static struct schedmodel *model_at(uint64_t origin)
+{
+	static struct srecreader_info info;
+	struct schedrec_switch sw = {
+		.hdr = { .ts = origin, .size = sizeof(sw),
+			 .type = SCHEDREC_EV_SWITCH },
+	};
+	struct srec_record rec = { .hdr = &sw.hdr };
+	struct schedmodel_window all = { .end = UINT64_MAX };
+	struct schedmodel *m;
+
+	info.file.start_mono_ns = origin;
+	m = schedmodel_new(&info, &all);
+	if (m && schedmodel_record(m, &rec) != 1) {
+		schedmodel_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Relative times saturate at the ends of int64_t, never wrap. */
+TEST(relative_times)
+{
+	struct schedmodel *early = model_at(1000), *late = model_at(1ull << 63);
+
+	ASSERT_NE(NULL, early);
+	ASSERT_NE(NULL, late);
+	EXPECT_EQ(1000, schedmodel_origin(early));
+	EXPECT_EQ(0, schedmodel_rel(early, 1000));
+	EXPECT_EQ(-1000, schedmodel_rel(early, 0));
+	EXPECT_EQ(INT64_MAX, schedmodel_rel(early, 1000 + (uint64_t)INT64_MAX));
+	EXPECT_EQ(INT64_MAX, schedmodel_rel(early, UINT64_MAX));
+	EXPECT_EQ(-1, schedmodel_rel(late, (1ull << 63) - 1));
+	EXPECT_EQ(INT64_MIN + 1, schedmodel_rel(late, 1));
+	EXPECT_EQ(INT64_MIN, schedmodel_rel(late, 0));
+	schedmodel_free(early);
+	schedmodel_free(late);
 }
 
 TEST_HARNESS_MAIN

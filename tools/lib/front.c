@@ -205,7 +205,7 @@ int front_flush_error(FILE *f)
 bool front_window_after_end(const struct front *f)
 {
 	const struct schedmodel *m = *f->model;
-	uint64_t start, end, origin = schedmodel_origin(m);
+	uint64_t start, end;
 	char a[SECONDS_LEN], b[SECONDS_LEN];
 
 	schedmodel_window_abs(m, &start, &end);
@@ -213,9 +213,9 @@ bool front_window_after_end(const struct front *f)
 	if (start < schedmodel_end(m) || !f->sel->has_start)
 		return false;
 	front_usage_error(f, "--range starts at %s s, but the recording ends at %s s",
-			  format_seconds(a, (int64_t)(start - origin), 6),
-			  format_seconds(b, (int64_t)(schedmodel_end(m) -
-						      origin), 6));
+			  format_seconds(a, schedmodel_rel(m, start), 6),
+			  format_seconds(b, schedmodel_rel(m, schedmodel_end(m)),
+					 6));
 	return true;
 }
 

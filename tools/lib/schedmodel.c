@@ -1080,6 +1080,15 @@ uint64_t schedmodel_origin(const struct schedmodel *m)
 	return m->origin;
 }
 
+int64_t schedmodel_rel(const struct schedmodel *m, uint64_t abs_ns)
+{
+	if (abs_ns >= m->origin)
+		return abs_ns - m->origin > INT64_MAX ? INT64_MAX :
+		       (int64_t)(abs_ns - m->origin);
+	return m->origin - abs_ns > INT64_MAX ? INT64_MIN :
+	       -(int64_t)(m->origin - abs_ns);
+}
+
 void schedmodel_window_abs(const struct schedmodel *m, uint64_t *start,
 			   uint64_t *end)
 {

@@ -187,6 +187,12 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns);
  */
 uint64_t schedmodel_origin(const struct schedmodel *m);
 
+/*
+ * @abs_ns in ns since the origin (negative before it), saturated at the
+ * ends of int64_t (292 years) rather than wrapped.
+ */
+int64_t schedmodel_rel(const struct schedmodel *m, uint64_t abs_ns);
+
 /* The window in absolute time, once the origin is known. */
 void schedmodel_window_abs(const struct schedmodel *m, uint64_t *start,
 			   uint64_t *end);
