@@ -173,7 +173,7 @@ static bool rows_of(struct openmetrics *om, const struct task *t,
 	}
 	rows[0]->used = true;
 	rows[0]->task = t;
-	/* named after its leader in the end (process_series()) if known */
+	/* its latest thread, until process_series() names it */
 	p = rows[1];
 	p->used = true;
 	p->key = key;
@@ -452,14 +452,11 @@ static struct om_series *process_series(struct openmetrics *om,
 		return NULL;
 	for (i = 0; i < om->processes.count; i++) {
 		struct om_row *row = keyed_item(&om->processes, i);
-		const struct task *leader;
 
 		if (!row->used)
 			continue;
-		/* a process is named after its leader, or its latest thread */
-		leader = schedmodel_leader_of(om->ctx->model, row->key);
-		if (leader)
-			row->task = leader;
+		row->task = schedmodel_process_name(om->ctx->model, row->key,
+						    row->task);
 		rows[n++] = row;
 	}
 	v = make_series(om, rows, n, false, count);

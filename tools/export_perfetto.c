@@ -566,12 +566,10 @@ static struct process *processes(struct perfetto *pf,
 			break;
 		}
 		if ((size_t)index == *count)
-			v[(*count)++] = (struct process){
-				.pid = tr->pid,
-				.name = schedmodel_leader_of(m, tr->pid),
-			};
+			v[(*count)++] = (struct process){ .pid = tr->pid };
 		if (!v[index].name)
-			v[index].name = tr->latest;
+			v[index].name = schedmodel_process_name(m, tr->pid,
+								tr->latest);
 	}
 	idmap_free(&ids);
 	return v;

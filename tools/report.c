@@ -214,15 +214,13 @@ struct report_row **report_rows_sorted(struct report_rows *rows,
 		return NULL;
 	for (i = 0; i < n; i++) {
 		struct report_row *row = report_rows_item(rows, i);
-		const struct task *leader;
 
 		if (!row->used)
 			continue;
-		/* a process is named after its leader if the model knows it */
-		leader = rows->by_process ?
-			 schedmodel_leader_of(rows->model, row->key) : NULL;
-		if (leader)
-			row->task = leader;
+		if (rows->by_process)
+			row->task = schedmodel_process_name(rows->model,
+							    row->key,
+							    row->task);
 		v[(*count)++] = row;
 	}
 	qsort_r(v, *count, sizeof(*v), compare_rows, &order);

@@ -1252,11 +1252,9 @@ static struct process_time *rank_processes(const struct timeline *tl,
 		for (j = 0; j < n && v[j].key != key; j++)
 			;
 		if (j == n) {
-			/* named after its leader, else its first thread */
 			v[n].key = key;
-			v[n].name = schedmodel_leader_of(tl->ctx->model, key);
-			if (!v[n].name)
-				v[n].name = tasks[i];
+			v[n].name = schedmodel_process_name(tl->ctx->model,
+							    key, tasks[i]);
 			n++;
 		}
 		v[j].ns += th->oncpu;

@@ -1146,6 +1146,15 @@ const struct task *schedmodel_leader_of(const struct schedmodel *m,
 	return t->tgid == tgid ? t : NULL;
 }
 
+const struct task *schedmodel_process_name(const struct schedmodel *m,
+					   uint32_t tgid,
+					   const struct task *fallback)
+{
+	const struct task *leader = schedmodel_leader_of(m, tgid);
+
+	return leader ? leader : fallback;
+}
+
 const struct schedmodel_anomalies *
 schedmodel_anomalies(const struct schedmodel *m)
 {

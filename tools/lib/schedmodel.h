@@ -227,6 +227,14 @@ struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid);
 const struct task *schedmodel_leader_of(const struct schedmodel *m,
 					uint32_t tgid);
 
+/*
+ * What process @tgid is named after: its leader (schedmodel_leader_of()),
+ * else @fallback, one of its threads.
+ */
+const struct task *schedmodel_process_name(const struct schedmodel *m,
+					   uint32_t tgid,
+					   const struct task *fallback);
+
 /* Counters of things that should not happen in a complete trace. */
 struct schedmodel_anomalies {
 	uint64_t desyncs;	/* a switch's prev was not what ran there */
