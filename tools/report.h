@@ -160,8 +160,8 @@ int report_parse_by(const struct report *r, const char *arg,
 struct report_row {
 	bool used;			/* set by the report */
 	/*
-	 * the thread; a process's latest thread, named after its leader
-	 * (schedmodel_leader_of()) once sorted, if the model knows it
+	 * the thread; a process's latest thread, until sorting names it
+	 * (schedmodel_process_name())
 	 */
 	const struct task *task;
 	uint32_t key;			/* by process: tgid, or tid */
@@ -190,7 +190,7 @@ struct report_row *report_rows_item(const struct report_rows *rows,
 /*
  * The rows in use, sorted by @cmp, in an array to free(); NULL on ENOMEM
  * (*@count 0 then).  A process's row is named after its leader from here
- * on (the model's last name of it), if the model knows it.
+ * on (schedmodel_process_name()).
  */
 typedef int report_row_cmp(const struct report_row *a,
 			   const struct report_row *b, void *arg);
