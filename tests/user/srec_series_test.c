@@ -231,13 +231,19 @@ TEST(wrong_files_refused)
 	srecreader_close(r);
 	expected_free(&got);
 
-	/* a file that is not there */
+	/*
+	 * A file that is not there: an error naming it, after every record
+	 * of the files before it, those the merge still held included.
+	 */
 	r = open_series(&s, NULL, &log, err, sizeof(err));
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, srecreader_add_file(r, "/nonexistent/run.0009.srec"));
 	EXPECT_EQ(-ENOENT, read_all(r, &got));
 	EXPECT_NE(NULL, strstr(srecreader_error(r), "/nonexistent/run.0009.srec"))
 		TH_LOG("%s", srecreader_error(r));
+	EXPECT_EQ(synth.expected.count, got.count);
+	EXPECT_TRUE(same_records(&synth.expected, &got));
+	EXPECT_EQ(-ENOENT, srecreader_next(r, &(struct srec_record){ 0 }));
 	srecreader_close(r);
 	expected_free(&got);
 

@@ -805,18 +805,26 @@ static bool may_deliver(const struct srecreader *r)
 	       r->heap_ts[0] < r->horizon;
 }
 
-/* Read sections until a record may go, or the input ends. */
+/*
+ * Read sections until a record may go, or the input ends.  After an error
+ * the records already read and checked still go, oldest first, as at the
+ * end of the input: nothing older can come any more.
+ */
 static __attribute__((noinline)) int next_slow(struct srecreader *r,
 					       struct srec_record *rec)
 {
-	if (r->error)
-		return r->error;
 	for (;;) {
+		if (r->error) {
+			if (!r->heap_len)
+				return r->error;
+			deliver(r, rec);
+			return 1;
+		}
 		/* a file of a series ended: what it holds merges with the next */
 		if (r->done && reader_next_file(r))
 			continue;
 		if (r->error)
-			return r->error;
+			continue;
 		if (r->heap_len && may_deliver(r)) {
 			deliver(r, rec);
 			return 1;
@@ -827,8 +835,6 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 			return 0;
 		}
 		read_section(r);
-		if (r->error)
-			return r->error;
 	}
 }
 

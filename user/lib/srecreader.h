@@ -165,8 +165,9 @@ struct srec_record {
 /*
  * The next record in time order: returns 1 and fills @rec, 0 at the end,
  * or a negative errno: -EBADMSG (strict mode: corruption), -EIO or the
- * read's errno, -ENOMEM.  After an error, srecreader_error() says why and
- * every later call returns the same error.
+ * read's errno, -ENOMEM.  An error comes once the records read and checked
+ * before it have been handed out (as at the end of the input); then
+ * srecreader_error() says why and every later call returns it.
  */
 int srecreader_next(struct srecreader *r, struct srec_record *rec);
 
