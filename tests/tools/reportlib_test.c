@@ -374,6 +374,7 @@ static struct schedmodel *model_at(uint64_t origin)
 	struct schedmodel *m;
 
 	info.file.start_mono_ns = origin;
+	info.file.nr_cpus = 1;
 	m = schedmodel_new(&info, &all);
 	if (m && schedmodel_record(m, &rec) != 1) {
 		schedmodel_free(m);
@@ -399,6 +400,41 @@ TEST(relative_times)
 	EXPECT_EQ(INT64_MIN, schedmodel_rel(late, 0));
 	schedmodel_free(early);
 	schedmodel_free(late);
+}
+
+/* CPU 0's LOST record at @ts, of events at @first..@last. */
+static int lost_at(struct schedmodel *m, uint64_t ts, uint64_t first,
+		   uint64_t last)
+{
+	struct schedrec_lost l = {
+		.hdr = { .ts = ts, .size = sizeof(l),
+			 .type = SCHEDREC_REC_LOST },
+		.count = 3, .first_ts = first, .last_ts = last,
+	};
+	struct srec_record rec = { .hdr = &l.hdr };
+
+	return schedmodel_record(m, &rec);
+}
+
+/* A LOST record's window is taken as it says, but never after the record. */
+TEST(loss_window_before_its_record)
+{
+	struct schedmodel *m = model_at(1000);
+	const struct sched_loss *losses;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(1, lost_at(m, 7000, 6000, 6500));
+	ASSERT_EQ(1, lost_at(m, 8000, 9000, 99999));
+	ASSERT_EQ(1, lost_at(m, 9000, 8800, 99999));
+	ASSERT_EQ(3u, schedmodel_losses(m, &losses));
+	EXPECT_EQ(6000, losses[0].first);
+	EXPECT_EQ(6500, losses[0].last);
+	EXPECT_EQ(8000, losses[1].first);
+	EXPECT_EQ(8000, losses[1].last);
+	EXPECT_EQ(8800, losses[2].first);
+	EXPECT_EQ(9000, losses[2].last);
+	EXPECT_FALSE(schedmodel_overlaps_loss(m, 9001, 20000));
+	schedmodel_free(m);
 }
 
 TEST_HARNESS_MAIN

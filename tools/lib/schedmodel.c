@@ -970,9 +970,11 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 		break;
 	case SCHEDREC_REC_LOST: {
 		const struct schedrec_lost *l = (const void *)hdr;
+		/* what it says happened before it: nothing later, in order */
+		uint64_t last = l->last_ts < hdr->ts ? l->last_ts : hdr->ts;
+		uint64_t first = l->first_ts < last ? l->first_ts : last;
 
-		cpu_lost(m, rec->cpu, l->count, l->first_ts, l->last_ts,
-			 false);
+		cpu_lost(m, rec->cpu, l->count, first, last, false);
 		break;
 	}
 	default:
