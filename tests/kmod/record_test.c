@@ -577,14 +577,37 @@ static void *pong(void *arg)
 	struct pingpong_thread *t = arg;
 	char byte;
 
-	t->tid = gettid();
+	__atomic_store_n(&t->tid, gettid(), __ATOMIC_RELEASE);
 	while (read(t->to[0], &byte, 1) == 1 && byte == 'p')
 		if (write(t->from[1], "q", 1) != 1)
 			break;
 	return NULL;
 }
 
-/* Wait for GO_FIFO, ping-pong, write the new thread's tid to DONE_FIFO. */
+/*
+ * Until thread @tid of this process sleeps (S): then it waits in its read
+ * and the write that wakes it is sure to find it switched out.
+ */
+static void wait_asleep(pid_t tid)
+{
+	char path[64], stat[512], *state;
+	long polls;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	for (polls = 0; polls < 100000000; polls++) {
+		sr_read_text(path, stat, sizeof(stat));
+		state = strrchr(stat, ')');
+		if (state && state[1] == ' ' && state[2] == 'S')
+			return;
+		sched_yield();
+	}
+	_exit(1);
+}
+
+/*
+ * Wait for GO_FIFO, ping-pong, write the new thread's tid to DONE_FIFO.
+ * Each ping finds the thread asleep in its read: 200 switch-outs.
+ */
 static int filtered_target(void)
 {
 	struct pingpong_thread t;
@@ -596,12 +619,17 @@ static int filtered_target(void)
 	if (fd < 0 || read(fd, &byte, 1) != 1)
 		_exit(1);
 	close(fd);
+	t.tid = 0;
 	if (pipe(t.to) || pipe(t.from) ||
 	    pthread_create(&thread, NULL, pong, &t))
 		_exit(1);
-	for (i = 0; i < 200; i++)
+	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	for (i = 0; i < 200; i++) {
+		wait_asleep(t.tid);
 		if (write(t.to[1], "p", 1) != 1 || read(t.from[0], &byte, 1) != 1)
 			_exit(1);
+	}
 	if (write(t.to[1], "x", 1) != 1 || pthread_join(thread, NULL))
 		_exit(1);
 	fd = open(DONE_FIFO, O_WRONLY);
