@@ -587,11 +587,13 @@ struct file_stacks {
 	char exe_comm[SCHEDREC_COMM_LEN + 1];
 	uint32_t child;		/* the tid that exec'd us, 0 until seen */
 	size_t stacks;
-	size_t nanosleeps;
+	size_t asleep;		/* the child's switch-outs asleep (S) */
+	size_t nanosleeps;	/* of them, those whose stack names nanosleep */
 	size_t bad_follow;	/* stacks not followed by their switch */
 	uint32_t pending[64];	/* per CPU: tid of a stack waiting for its
 				 * switch, the CPU's next record; 0 none
 				 */
+	bool pending_nap[64];	/* that stack names the nanosleep path */
 	char names[2048];
 };
 
@@ -609,6 +611,13 @@ static int file_record(const struct srec_record *rec, void *arg)
 	    (hdr->type != SCHEDREC_EV_SWITCH ||
 	     sw->prev_tid != f->pending[rec->cpu]))
 		f->bad_follow++;
+	else if (rec->cpu < 64 && f->pending[rec->cpu] &&
+		 sw->prev_tid == f->child &&
+		 taskstate_letter(sw->prev_state,
+				  hdr->flags & SCHEDREC_F_PREEMPT) == 'S') {
+		f->asleep++;
+		f->nanosleeps += f->pending_nap[rec->cpu];
+	}
 	if (rec->cpu < 64)
 		f->pending[rec->cpu] = 0;
 	if (hdr->type == SCHEDREC_EV_EXEC) {
@@ -619,13 +628,15 @@ static int file_record(const struct srec_record *rec, void *arg)
 	if (hdr->type != SCHEDREC_EV_STACK)
 		return 0;
 	f->stacks++;
-	if (rec->cpu < 64)
-		f->pending[rec->cpu] = st->tid;
+	if (rec->cpu >= 64)
+		return 0;
+	f->pending[rec->cpu] = st->tid;
+	f->pending_nap[rec->cpu] = false;
 	if (!f->child || st->tid != f->child)
 		return 0;
 	if (has_frame(f->ks, st, "hrtimer_nanosleep") ||
 	    has_frame(f->ks, st, "do_nanosleep")) {
-		f->nanosleeps++;
+		f->pending_nap[rec->cpu] = true;
 		join_names(f->ks, st, f->names, sizeof(f->names));
 	}
 	return 0;
@@ -676,7 +687,9 @@ TEST_F(bare, record_file_names_frames)
 	EXPECT_NE(0u, f->child) TH_LOG("no exec of %s", f->exe_comm);
 	EXPECT_LT(0u, f->stacks);
 	EXPECT_EQ(0u, f->bad_follow);
-	EXPECT_LE(5u, f->nanosleeps) TH_LOG("last: %s", f->names);
+	/* every sleep of the child names nanosleep (see the test above) */
+	EXPECT_LE(1u, f->nanosleeps) TH_LOG("last: %s", f->names);
+	EXPECT_EQ(f->asleep, f->nanosleeps) TH_LOG("last: %s", f->names);
 	TH_LOG("from the file: %s", f->names);
 	ksyms_free(f->ks);
 	srecreader_close(r);
