@@ -585,26 +585,6 @@ static void *pong(void *arg)
 }
 
 /*
- * Until thread @tid of this process sleeps (S): then it waits in its read
- * and the write that wakes it is sure to find it switched out.
- */
-static void wait_asleep(pid_t tid)
-{
-	char path[64], stat[512], *state;
-	long polls;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	for (polls = 0; polls < 100000000; polls++) {
-		sr_read_text(path, stat, sizeof(stat));
-		state = strrchr(stat, ')');
-		if (state && state[1] == ' ' && state[2] == 'S')
-			return;
-		sched_yield();
-	}
-	_exit(1);
-}
-
-/*
  * Wait for GO_FIFO, ping-pong, write the new thread's tid to DONE_FIFO.
  * Each ping finds the thread asleep in its read: 200 switch-outs.
  */
@@ -626,8 +606,9 @@ static int filtered_target(void)
 	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
 	for (i = 0; i < 200; i++) {
-		wait_asleep(t.tid);
-		if (write(t.to[1], "p", 1) != 1 || read(t.from[0], &byte, 1) != 1)
+		/* asleep in its read: this write will wake it */
+		if (sr_wait_task_state(t.tid, 'S', 10000) ||
+		    write(t.to[1], "p", 1) != 1 || read(t.from[0], &byte, 1) != 1)
 			_exit(1);
 	}
 	if (write(t.to[1], "x", 1) != 1 || pthread_join(thread, NULL))
