@@ -147,12 +147,6 @@ static unsigned int state_index(char state)
 	return p ? (unsigned int)(p - state_letters) : NR_STATES - 1;
 }
 
-/* A process as report offcpu --by process keys it: tgid, or tid if not known */
-static uint32_t process_key(const struct task *t)
-{
-	return t->tgid ? t->tgid : t->tid;
-}
-
 /*
  * The rows of @t, its own and its process's, or false (not selected, or
  * out of memory).
@@ -160,7 +154,7 @@ static uint32_t process_key(const struct task *t)
 static bool rows_of(struct openmetrics *om, const struct task *t,
 		    struct om_row *rows[2])
 {
-	uint32_t key = process_key(t);
+	uint32_t key = schedmodel_process_key(t);
 	struct om_row *p;
 
 	if (!select_task(&om->ctx->sel, (struct task *)t))
@@ -351,7 +345,8 @@ static int compare_labels(const void *a, const void *b)
 {
 	const struct om_row *x = *(const struct om_row *const *)a;
 	const struct om_row *y = *(const struct om_row *const *)b;
-	uint32_t px = process_key(x->task), py = process_key(y->task);
+	uint32_t px = schedmodel_process_key(x->task);
+	uint32_t py = schedmodel_process_key(y->task);
 
 	if (px != py)
 		return px < py ? -1 : 1;
@@ -398,7 +393,7 @@ static struct om_series *make_series(struct openmetrics *om,
 	*count = 0;
 	for (i = 0; v && i < n; i++) {
 		const struct task *t = rows[i]->task;
-		uint32_t pid = thread ? process_key(t) : rows[i]->key;
+		uint32_t pid = thread ? schedmodel_process_key(t) : rows[i]->key;
 
 		if (!s || !thread || s->pid != pid || s->tid != t->tid ||
 		    strcmp(s->comm, comm_of(t))) {

@@ -273,14 +273,9 @@ static void end_slice(struct perfetto *pf, unsigned int flags)
 /* ------------------------------------------------------------------ */
 /* Tracks */
 
-static uint32_t pid_of(const struct task *t)
-{
-	return t->tgid ? t->tgid : t->tid;
-}
-
 static struct track *track_of(struct perfetto *pf, const struct task *t)
 {
-	uint32_t pid = pid_of(t);
+	uint32_t pid = schedmodel_process_key(t);
 	long index = idmap_get(&pf->track_ids, idmap_pair(pid, t->tid));
 
 	if (index < 0)

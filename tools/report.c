@@ -165,7 +165,7 @@ struct report_row *report_row_of(struct report_rows *rows,
 			row->task = t;
 		return row;
 	}
-	key = t->tgid ? t->tgid : t->tid;
+	key = schedmodel_process_key(t);
 	row = keyed_get(&rows->processes, key, &fresh);
 	if (!row)
 		return NULL;

@@ -690,7 +690,7 @@ static uint32_t task_colour(const struct timeline *tl, const struct task *t)
 {
 	if (!select_task(&tl->ctx->sel, (struct task *)t))
 		return OTHERS_COLOUR;
-	return svg_hash_colour(t->tgid ? t->tgid : t->tid);
+	return svg_hash_colour(schedmodel_process_key(t));
 }
 
 /* "comm 123 (pid 120)" */
@@ -1248,7 +1248,7 @@ static struct process_time *rank_processes(const struct timeline *tl,
 		if (!th || !th->oncpu ||
 		    !select_task(&tl->ctx->sel, tasks[i]))
 			continue;
-		key = tasks[i]->tgid ? tasks[i]->tgid : tasks[i]->tid;
+		key = schedmodel_process_key(tasks[i]);
 		for (j = 0; j < n && v[j].key != key; j++)
 			;
 		if (j == n) {

@@ -228,6 +228,15 @@ const struct task *schedmodel_leader_of(const struct schedmodel *m,
 					uint32_t tgid);
 
 /*
+ * The process @t belongs to, as reports key processes: its tgid, or its
+ * tid if the tgid is not known.
+ */
+static inline uint32_t schedmodel_process_key(const struct task *t)
+{
+	return t->tgid ? t->tgid : t->tid;
+}
+
+/*
  * What process @tgid is named after: its leader (schedmodel_leader_of()),
  * else @fallback, one of its threads.
  */
