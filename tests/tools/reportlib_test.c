@@ -16,6 +16,7 @@
 #include "schedmodel.h"
 #include "select.h"
 #include "table.h"
+#include "taskstate.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -361,26 +362,47 @@ TEST(selection)
 	select_free(&sel);
 }
 
-/* A model whose origin is @origin: the start of its recording. */
-static struct schedmodel *model_at(uint64_t origin)
+/* CPU @cpu's switch at @ts from @prev (in @state) to @next. */
+static int switch_at(struct schedmodel *m, uint32_t cpu, uint64_t ts,
+		     uint32_t prev, uint32_t state, uint32_t next)
 {
-	static struct srecreader_info info;
 	struct schedrec_switch sw = {
-		.hdr = { .ts = origin, .size = sizeof(sw),
+		.hdr = { .ts = ts, .size = sizeof(sw),
 			 .type = SCHEDREC_EV_SWITCH },
+		.prev_tid = prev, .prev_state = state, .next_tid = next,
 	};
-	struct srec_record rec = { .hdr = &sw.hdr };
+	struct srec_record rec = { .hdr = &sw.hdr, .cpu = cpu };
+
+	return schedmodel_record(m, &rec);
+}
+
+/*
+ * A model of @nr_cpus CPUs whose origin is @origin, the start of its
+ * recording; @info lives as long as it.
+ */
+static struct schedmodel *model_of(struct srecreader_info *info,
+				   uint64_t origin, uint32_t nr_cpus)
+{
 	struct schedmodel_window all = { .end = UINT64_MAX };
 	struct schedmodel *m;
 
-	info.file.start_mono_ns = origin;
-	info.file.nr_cpus = 1;
-	m = schedmodel_new(&info, &all);
-	if (m && schedmodel_record(m, &rec) != 1) {
+	memset(info, 0, sizeof(*info));
+	info->file.start_mono_ns = origin;
+	info->file.nr_cpus = nr_cpus;
+	m = schedmodel_new(info, &all);
+	if (m && switch_at(m, 0, origin, 0, 0, 0) != 1) {
 		schedmodel_free(m);
 		return NULL;
 	}
 	return m;
+}
+
+/* A model of one CPU whose origin is @origin. */
+static struct schedmodel *model_at(uint64_t origin)
+{
+	static struct srecreader_info info;
+
+	return model_of(&info, origin, 1);
 }
 
 /* Relative times saturate at the ends of int64_t, never wrap. */
@@ -434,6 +456,84 @@ TEST(loss_window_before_its_record)
 	EXPECT_EQ(8800, losses[2].first);
 	EXPECT_EQ(9000, losses[2].last);
 	EXPECT_FALSE(schedmodel_overlaps_loss(m, 9001, 20000));
+	schedmodel_free(m);
+}
+
+/* The on-CPU intervals a model reported. */
+struct oncpu_log {
+	struct oncpu_iv iv[16];
+	unsigned int n;
+};
+
+static void log_oncpu(void *arg, const struct oncpu_iv *iv)
+{
+	struct oncpu_log *log = arg;
+
+	if (log->n < ARRAY_SIZE(log->iv))
+		log->iv[log->n++] = *iv;
+}
+
+/*
+ * The kernel never switches a task to itself.  Such a record (a damaged
+ * file) changes nothing, and a dead state in it frees nothing still used
+ * (ASan checks it here).
+ */
+TEST(switch_to_itself_ignored)
+{
+	struct oncpu_log log = { .n = 0 };
+	struct sched_handler h = { .oncpu = log_oncpu, .arg = &log };
+	struct schedmodel *m = model_at(1000);
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, schedmodel_add_handler(m, &h));
+	ASSERT_EQ(1, switch_at(m, 0, 2000, 0, 0, 100));
+	ASSERT_EQ(1, switch_at(m, 0, 3000, 100, TASKSTATE_DEAD, 100));
+	ASSERT_EQ(1, switch_at(m, 0, 4000, 100, TASKSTATE_INTERRUPTIBLE, 0));
+	EXPECT_EQ(1, schedmodel_anomalies(m)->desyncs);
+	ASSERT_EQ(2u, log.n);
+	ASSERT_NE(NULL, log.iv[1].task);
+	EXPECT_EQ(100u, log.iv[1].task->tid);
+	EXPECT_EQ(2000, log.iv[1].start);
+	EXPECT_EQ(4000, log.iv[1].end);
+	schedmodel_free(m);
+}
+
+/*
+ * A thread seen switching out on CPU 1 while CPU 0 ran it (a switch the
+ * trace does not hold) no longer runs on CPU 0: CPU 0's time after it is
+ * not known, rather than the thread's.  Its tid taken by a fork then
+ * leaves nothing pointing at the old thread (ASan checks it here).
+ */
+TEST(thread_left_no_cpu_holding_it)
+{
+	struct oncpu_log log = { .n = 0 };
+	struct sched_handler h = { .oncpu = log_oncpu, .arg = &log };
+	struct schedrec_task fork = {
+		.hdr = { .ts = 4000, .size = sizeof(fork),
+			 .type = SCHEDREC_EV_FORK },
+		.tid = 100, .tgid = 100, .other_tid = 1, .comm = "new",
+	};
+	struct srec_record rec = { .hdr = &fork.hdr, .cpu = 1 };
+	struct srecreader_info info;
+	struct schedmodel *m = model_of(&info, 1000, 2);
+	unsigned int i;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, schedmodel_add_handler(m, &h));
+	ASSERT_EQ(1, switch_at(m, 0, 2000, 0, 0, 100));
+	ASSERT_EQ(1, switch_at(m, 1, 2500, 0, 0, 200));
+	ASSERT_EQ(1, switch_at(m, 1, 3000, 100, TASKSTATE_INTERRUPTIBLE, 0));
+	ASSERT_EQ(1, schedmodel_record(m, &rec));
+	ASSERT_EQ(1, switch_at(m, 0, 5000, 100, TASKSTATE_INTERRUPTIBLE, 0));
+	schedmodel_finish(m, 6000);
+	for (i = 0; i < log.n; i++) {
+		if (log.iv[i].cpu != 0 || !log.iv[i].task)
+			continue;
+		EXPECT_EQ(100u, log.iv[i].task->tid);
+		EXPECT_EQ(2000, log.iv[i].start);
+		EXPECT_GE(3000, log.iv[i].end);
+	}
+	EXPECT_EQ(2, schedmodel_anomalies(m)->desyncs);
 	schedmodel_free(m);
 }
 

@@ -675,6 +675,9 @@ static void thread_switch_out(struct schedmodel *m, struct thread *t,
 			      uint32_t cpu, uint64_t ts, char state,
 			      const struct sched_stack *stack)
 {
+	/* still running elsewhere as far as we saw (a desync): not there */
+	if (t->where == WHERE_ON && t->cpu != cpu)
+		cpu_forget(m, t->cpu);
 	waiter_remove(m, t);
 	t->stack = stack;
 	t->where = WHERE_OFF;
@@ -689,8 +692,11 @@ static void thread_switch_out(struct schedmodel *m, struct thread *t,
 /* @t's life is over (exit, or its tid taken): forget it everywhere. */
 static void thread_drop(struct schedmodel *m, struct thread *t)
 {
-	if (t->where == WHERE_ON && m->cpus[t->cpu].curr == t)
-		cpu_forget(m, t->cpu);
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->cpus[cpu].curr == t)
+			cpu_forget(m, cpu);
 	waiter_remove(m, t);
 	map_remove(&m->map, t);
 	free(t);
@@ -731,6 +737,11 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 	const struct sched_stack *stack = NULL;
 	char state;
 
+	/* the kernel never switches a task to itself: a damaged record */
+	if (sw->prev_tid && sw->prev_tid == sw->next_tid) {
+		m->anomalies.desyncs++;
+		return;
+	}
 	if (sw->prev_tid) {
 		prev = thread_get(m, sw->prev_tid);
 		if (!prev)
