@@ -399,10 +399,11 @@ void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size)
 
 	window_covered(ctx, &start, &end);
 	select_describe(&ctx->sel, sel, sizeof(sel));
-	len = snprintf(buf, size, "%s%s: %s, %s, %u CPUs; %s to %s s",
+	len = snprintf(buf, size, "%s%s: %s, %s, %u CPU%s; %s to %s s",
 		       ctx->path, ctx->nr_paths > 1 ? " and the files after it" :
 		       "", ctx->info->hostname, ctx->info->release,
 		       ctx->info->file.nr_cpus,
+		       ctx->info->file.nr_cpus == 1 ? "" : "s",
 		       format_seconds(a, report_rel(ctx, start), 6),
 		       format_seconds(b, report_rel(ctx, end), 6));
 	if (sel[0] && len < size)

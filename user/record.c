@@ -779,8 +779,9 @@ static void print_summary(struct recorder *r, uint64_t end_ns)
 
 	if (r->opt.quiet && !lost && !missing)
 		return;
-	fprintf(stderr, "schedrec record: %llu events from %u CPUs in %.2f s, %.1f MB to ",
-		(unsigned long long)kept, r->nr_cpus, secs,
+	fprintf(stderr, "schedrec record: %llu events from %u CPU%s in %.2f s, %.1f MB to ",
+		(unsigned long long)kept, r->nr_cpus,
+		r->nr_cpus == 1 ? "" : "s", secs,
 		(r->bytes_done + srecwriter_bytes(r->w)) / 1e6);
 	if (r->files > 1)
 		print_rotation(r);

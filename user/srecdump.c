@@ -48,8 +48,8 @@ static void print_header(const struct srecreader *r, bool threads)
 	       f->abi_version);
 	printf("kernel %s %s %s\n", info->release, info->version,
 	       info->machine);
-	printf("host %s, %u CPUs, online %s\n", info->hostname, f->nr_cpus,
-	       info->online);
+	printf("host %s, %u CPU%s, online %s\n", info->hostname, f->nr_cpus,
+	       f->nr_cpus == 1 ? "" : "s", info->online);
 	printf("clock %u, start %" PRIu64 " ns (realtime %" PRIu64 " ns)\n",
 	       f->clock_id, f->start_mono_ns, f->start_real_ns);
 	printf("drainer cpu %d pid %u tid %u, events %#x, mode %u, buf_kb %u, flags %#x, chunks up to %u bytes\n",

@@ -344,6 +344,9 @@ TEST(selection)
 	EXPECT_TRUE(select_cpu(&sel, 4));
 	EXPECT_FALSE(select_cpu(&sel, 5));
 	EXPECT_EQ(-EINVAL, select_check_cpus(&sel, 4, err, sizeof(err)));
+	EXPECT_STREQ("--cpu 4: the trace has CPUs 0 to 3 only", err);
+	EXPECT_EQ(-EINVAL, select_check_cpus(&sel, 1, err, sizeof(err)));
+	EXPECT_STREQ("--cpu 4: the trace has CPU 0 only", err);
 	EXPECT_EQ(0, select_check_cpus(&sel, 5, err, sizeof(err)));
 	ASSERT_EQ(0, select_parse(&sel, "tid", "99", err, sizeof(err)));
 	drainer.selected = -1;
