@@ -182,6 +182,17 @@ static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
 	}
 }
 
+/* Add @from, a bucket of later intervals, to @to. */
+static void bucket_merge(struct offcpu_bucket *to,
+			 const struct offcpu_bucket *from)
+{
+	uint64_t count = to->count + from->count;
+
+	if (from->count && from->max >= to->max)
+		*to = *from;
+	to->count = count;
+}
+
 static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 {
 	struct offcpu *o = arg;
@@ -497,8 +508,9 @@ static int output_series(struct offcpu *o)
 
 	if (!t)
 		return -ENOMEM;
-	if (n > SERIES_MAX)
-		n = SERIES_MAX;
+	/* an interval ending at the window's very end is in the last one */
+	if (n && o->nr_buckets > n)
+		bucket_merge(&o->buckets[n - 1], &o->buckets[n]);
 	schedmodel_window_abs(ctx->model, &start, &end);
 	last = start + window;
 	snprintf(title, sizeof(title),
@@ -554,18 +566,19 @@ static int output_series(struct offcpu *o)
 static int offcpu_output(void *priv, struct report_ctx *ctx)
 {
 	struct offcpu *o = priv;
+	uint64_t window = report_window_ns(ctx);
 
 	if (o->failed) {
 		cmd_error("report", ENOMEM, "offcpu");
 		return -ENOMEM;
 	}
+	/* every interval of the window is printed, not only those with ends */
+	if (o->interval && window && (window - 1) / o->interval >= SERIES_MAX)
+		o->too_many = true;
 	if (o->too_many) {
-		uint64_t start, end, least;
+		uint64_t least = (window + SERIES_MAX - 1) / SERIES_MAX;
 		char a[DURATION_LEN], b[DURATION_LEN];
 
-		schedmodel_window_abs(ctx->model, &start, &end);
-		end = schedmodel_end(ctx->model);
-		least = (end - start) / SERIES_MAX + 1;
 		report_usage_error(&offcpu_report,
 				   "--interval %s makes more than %u intervals of the window: give at least %s, or a shorter --range",
 				   format_duration(a, o->interval), SERIES_MAX,
@@ -628,7 +641,9 @@ const struct report offcpu_report = {
 	"  --interval DURATION  instead of the table, the longest interval\n"
 	"                       ending in each interval of the window:\n"
 	"                       [start_s end_s count max_ns tid pid comm state\n"
-	"                       cpu], e.g. --interval 1s for each second\n"
+	"                       cpu], e.g. --interval 1s for each second;\n"
+	"                       the last ends with the window; at most\n"
+	"                       1048576 of them\n"
 	"  --cpu CPU            only intervals whose switch-out was on CPU\n"
 	"\n"
 	"Chart (--svg): the longest interval of each row, coloured by state;\n"
