@@ -724,12 +724,14 @@ static void selection_options(const struct selection *sel, char *buf,
 	const char *p;
 
 	buf[0] = '\0';
-	for (i = 0; i < sel->nr_pids && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%u",
-				i ? "," : " --pid ", sel->pids[i]);
-	for (i = 0; i < sel->nr_tids && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%u",
-				i ? "," : " --tid ", sel->tids[i]);
+	if (sel->nr_pids && len < size) {
+		len += snprintf(buf + len, size - len, " --pid ");
+		len = select_put_ids(buf, size, len, sel->pids, sel->nr_pids);
+	}
+	if (sel->nr_tids && len < size) {
+		len += snprintf(buf + len, size - len, " --tid ");
+		len = select_put_ids(buf, size, len, sel->tids, sel->nr_tids);
+	}
 	if (sel->has_comm && len < size) {
 		len += snprintf(buf + len, size - len, " --comm '");
 		for (p = sel->comm_text; *p && len < size; p++)

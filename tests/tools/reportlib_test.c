@@ -80,16 +80,16 @@ TEST(parse_ranges)
 }
 
 struct collected {
-	uint32_t values[16];
+	struct id_range ranges[16];
 	size_t count;
 };
 
-static void collect(void *arg, uint32_t v)
+static void collect(void *arg, uint32_t first, uint32_t last)
 {
 	struct collected *c = arg;
 
 	if (c->count < 16)
-		c->values[c->count] = v;
+		c->ranges[c->count] = (struct id_range){ first, last };
 	c->count++;
 }
 
@@ -97,14 +97,20 @@ TEST(parse_lists)
 {
 	struct collected c = { 0 };
 
-	ASSERT_EQ(0, parse_list("0-2,8", 16, collect, &c));
-	ASSERT_EQ(4, c.count);
-	EXPECT_EQ(0, c.values[0]);
-	EXPECT_EQ(2, c.values[2]);
-	EXPECT_EQ(8, c.values[3]);
+	ASSERT_EQ(0, parse_list("0-2,8", 15, collect, &c));
+	ASSERT_EQ(2, c.count);
+	EXPECT_EQ(0, c.ranges[0].first);
+	EXPECT_EQ(2, c.ranges[0].last);
+	EXPECT_EQ(8, c.ranges[1].first);
+	EXPECT_EQ(8, c.ranges[1].last);
+	/* a range is one call, however many numbers it holds */
 	c.count = 0;
-	EXPECT_EQ(-EINVAL, parse_list("3-1", 16, collect, &c));
-	EXPECT_EQ(-EINVAL, parse_list("16", 16, collect, &c));
+	ASSERT_EQ(0, parse_list("1-4294967295", UINT32_MAX, collect, &c));
+	ASSERT_EQ(1, c.count);
+	EXPECT_EQ(UINT32_MAX, c.ranges[0].last);
+	c.count = 0;
+	EXPECT_EQ(-EINVAL, parse_list("3-1", 15, collect, &c));
+	EXPECT_EQ(-EINVAL, parse_list("16", 15, collect, &c));
 	EXPECT_EQ(-EINVAL, parse_list("1,", 16, collect, &c));
 	EXPECT_EQ(-EINVAL, parse_list("x", 16, collect, &c));
 	EXPECT_EQ(-EINVAL, parse_list("", 16, collect, &c));
@@ -362,6 +368,39 @@ TEST(selection)
 					sizeof(err)));
 	EXPECT_EQ(-EINVAL, select_parse(&sel, "pid", "1,,2", err,
 					sizeof(err)));
+	select_free(&sel);
+}
+
+/* --pid and --tid keep ranges, joined where they meet, not their ids. */
+TEST(id_ranges)
+{
+	static const uint32_t in[] = { 5, 20, 30, 41, UINT32_MAX };
+	static const uint32_t out[] = { 4, 6, 19, 42, UINT32_MAX - 1 };
+	struct selection sel = { 0 };
+	struct task t = { .comm = "x" };
+	char err[256], text[128];
+	unsigned int i;
+
+	ASSERT_EQ(0, select_parse(&sel, "tid", "20-30,5,25-40", err,
+				  sizeof(err)));
+	ASSERT_EQ(0, select_parse(&sel, "tid", "41,4294967295", err,
+				  sizeof(err)));
+	EXPECT_EQ(3, sel.nr_tids);
+	select_describe(&sel, text, sizeof(text));
+	EXPECT_STREQ("tid 5,20-41,4294967295", text);
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		t.tid = in[i];
+		t.selected = -1;
+		EXPECT_TRUE(select_task(&sel, &t));
+		t.tid = out[i];
+		t.selected = -1;
+		EXPECT_FALSE(select_task(&sel, &t));
+	}
+	select_free(&sel);
+	/* every pid there can be: one range, at once */
+	ASSERT_EQ(0, select_parse(&sel, "pid", "1-4294967295", err,
+				  sizeof(err)));
+	EXPECT_EQ(1, sel.nr_pids);
 	select_free(&sel);
 }
 

@@ -9,60 +9,89 @@
 #include "srecfmt.h"
 #include "timefmt.h"
 
-struct list_builder {
-	uint32_t *values;
+struct ranges_builder {
+	struct id_range *ranges;
 	size_t count;
 	bool failed;
 };
 
-static void list_add(void *arg, uint32_t value)
+static void range_add(void *arg, uint32_t first, uint32_t last)
 {
-	struct list_builder *b = arg;
-	uint32_t *v;
+	struct ranges_builder *b = arg;
+	struct id_range *r;
 
-	v = realloc(b->values, (b->count + 1) * sizeof(*v));
-	if (!v) {
+	r = realloc(b->ranges, (b->count + 1) * sizeof(*r));
+	if (!r) {
 		b->failed = true;
 		return;
 	}
-	b->values = v;
-	b->values[b->count++] = value;
+	b->ranges = r;
+	b->ranges[b->count++] = (struct id_range){ first, last };
 }
 
-static int compare_u32(const void *a, const void *b)
+static int compare_ranges(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t x = ((const struct id_range *)a)->first;
+	uint32_t y = ((const struct id_range *)b)->first;
 
 	return x < y ? -1 : x > y;
 }
 
-static bool list_has(const uint32_t *values, size_t count, uint32_t v)
+/* Sort @r and join the ranges that overlap or touch; how many are left. */
+static size_t merge_ranges(struct id_range *r, size_t count)
 {
-	return bsearch(&v, values, count, sizeof(v), compare_u32);
+	size_t i, n = 0;
+
+	qsort(r, count, sizeof(*r), compare_ranges);
+	for (i = 0; i < count; i++) {
+		if (n && (uint64_t)r[n - 1].last + 1 >= r[i].first) {
+			if (r[i].last > r[n - 1].last)
+				r[n - 1].last = r[i].last;
+			continue;
+		}
+		r[n++] = r[i];
+	}
+	return n;
 }
 
-static void cpu_add(void *arg, uint32_t cpu)
+static bool ranges_have(const struct id_range *r, size_t count, uint32_t v)
+{
+	size_t low = 0, high = count, mid;
+
+	while (low < high) {
+		mid = low + (high - low) / 2;
+		if (v < r[mid].first)
+			high = mid;
+		else if (v > r[mid].last)
+			low = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+static void cpu_add(void *arg, uint32_t first, uint32_t last)
 {
 	struct selection *sel = arg;
+	uint32_t cpu;
 
-	sel->cpus[cpu / 64] |= 1ull << (cpu % 64);
-	if (cpu + 1 > sel->cpu_limit)
-		sel->cpu_limit = cpu + 1;
+	for (cpu = first; cpu <= last; cpu++)
+		sel->cpus[cpu / 64] |= 1ull << (cpu % 64);
+	if (last + 1 > sel->cpu_limit)
+		sel->cpu_limit = last + 1;
 }
 
-static int parse_ids(uint32_t **values, size_t *count, const char *arg)
+/* More ranges from @arg into *@ranges: a range is kept, not its ids. */
+static int parse_ids(struct id_range **ranges, size_t *count,
+		     const char *arg)
 {
-	struct list_builder b = { .values = *values, .count = *count };
+	struct ranges_builder b = { .ranges = *ranges, .count = *count };
+	int ret = parse_list(arg, UINT32_MAX, range_add, &b) || b.failed ?
+		  -EINVAL : 0;
 
-	if (parse_list(arg, UINT32_MAX, list_add, &b) || b.failed) {
-		*values = b.values;
-		*count = b.count;
-		return -EINVAL;
-	}
-	qsort(b.values, b.count, sizeof(*b.values), compare_u32);
-	*values = b.values;
-	*count = b.count;
-	return 0;
+	*ranges = b.ranges;
+	*count = ret ? b.count : merge_ranges(b.ranges, b.count);
+	return ret;
 }
 
 int select_parse(struct selection *sel, const char *opt, const char *arg,
@@ -119,7 +148,7 @@ int select_parse(struct selection *sel, const char *opt, const char *arg,
 					   sizeof(*sel->cpus));
 		if (!sel->cpus)
 			return -ENOMEM;
-		if (parse_list(arg, SREC_CPUS_MAX, cpu_add, sel)) {
+		if (parse_list(arg, SREC_CPUS_MAX - 1, cpu_add, sel)) {
 			snprintf(err, err_size,
 				 "bad --cpu '%s': give CPU numbers and ranges (e.g. 3 or 0-3,8)",
 				 arg);
@@ -156,8 +185,8 @@ bool select_task(const struct selection *sel, struct task *t)
 		return t->selected;
 	/* a thread whose process is not known (tgid 0) is in no --pid */
 	named = (sel->nr_pids && t->tgid &&
-		 list_has(sel->pids, sel->nr_pids, t->tgid)) ||
-		(sel->nr_tids && list_has(sel->tids, sel->nr_tids, t->tid));
+		 ranges_have(sel->pids, sel->nr_pids, t->tgid)) ||
+		(sel->nr_tids && ranges_have(sel->tids, sel->nr_tids, t->tid));
 	t->selected = (!sel->nr_pids && !sel->nr_tids) || named;
 	if (t->drainer && !named)
 		t->selected = 0;
@@ -181,16 +210,28 @@ void select_window(const struct selection *sel,
 	window->end = sel->has_end ? sel->end : UINT64_MAX;
 }
 
-static size_t put_list(char *buf, size_t size, size_t len, const char *name,
-		       const uint32_t *values, size_t count)
+size_t select_put_ids(char *buf, size_t size, size_t len,
+		      const struct id_range *ranges, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%s%u",
-				len && !i ? ", " : "", i ? "," : name,
-				values[i]);
+	for (i = 0; i < count && len < size; i++) {
+		len += snprintf(buf + len, size - len, "%s%u", i ? "," : "",
+				ranges[i].first);
+		if (ranges[i].last != ranges[i].first && len < size)
+			len += snprintf(buf + len, size - len, "-%u",
+					ranges[i].last);
+	}
 	return len;
+}
+
+static size_t put_list(char *buf, size_t size, size_t len, const char *name,
+		       const struct id_range *ranges, size_t count)
+{
+	if (count && len < size)
+		len += snprintf(buf + len, size - len, "%s%s",
+				len ? ", " : "", name);
+	return select_put_ids(buf, size, len, ranges, count);
 }
 
 void select_describe(const struct selection *sel, char *buf, size_t size)

@@ -14,14 +14,19 @@
 
 #include "schedmodel.h"
 
+/* The ids first to last, both included. */
+struct id_range {
+	uint32_t first, last;
+};
+
 struct selection {
 	/* --range, relative to the origin */
 	bool has_start, has_end;
 	uint64_t start, end;
-	/* --pid, --tid: sorted lists */
-	uint32_t *pids;
+	/* --pid, --tid: sorted ranges, apart from each other */
+	struct id_range *pids;
 	size_t nr_pids;
-	uint32_t *tids;
+	struct id_range *tids;
 	size_t nr_tids;
 	/* --comm */
 	bool has_comm;
@@ -55,6 +60,13 @@ void select_window(const struct selection *sel,
 
 /* What was selected, in words ("pid 4242, comm ^dw-"), "" if nothing. */
 void select_describe(const struct selection *sel, char *buf, size_t size);
+
+/*
+ * @ranges as "10-12,4242" at @len in @buf (of @size), as --pid and --tid
+ * take them; the new length (at least @size if cut short).
+ */
+size_t select_put_ids(char *buf, size_t size, size_t len,
+		      const struct id_range *ranges, size_t count);
 
 void select_free(struct selection *sel);
 

@@ -114,10 +114,11 @@ static int parse_number(const char **s, uint32_t *value)
 	return 0;
 }
 
-int parse_list(const char *s, uint32_t limit,
-	       void (*add)(void *arg, uint32_t value), void *arg)
+int parse_list(const char *s, uint32_t max,
+	       void (*add)(void *arg, uint32_t first, uint32_t last),
+	       void *arg)
 {
-	uint32_t first, last, v;
+	uint32_t first, last;
 
 	do {
 		if (parse_number(&s, &first))
@@ -128,10 +129,9 @@ int parse_list(const char *s, uint32_t limit,
 			if (parse_number(&s, &last) || last < first)
 				return -EINVAL;
 		}
-		if (last >= limit)
+		if (last > max)
 			return -EINVAL;
-		for (v = first; v <= last; v++)
-			add(arg, v);
+		add(arg, first, last);
 	} while (*s++ == ',');
 	return s[-1] ? -EINVAL : 0;
 }

@@ -30,11 +30,13 @@ int parse_range(const char *s, uint64_t *start, bool *has_start,
 		uint64_t *end, bool *has_end);
 
 /*
- * A list of unsigned numbers and ranges, "3", "1,4", "0-3,8": each value
- * below @limit is passed to @add.  0 or -EINVAL.
+ * A list of unsigned numbers and ranges, "3", "1,4", "0-3,8": each range
+ * (first <= last <= @max; a number is a range of one) is passed to @add,
+ * once however many numbers it holds.  0 or -EINVAL.
  */
-int parse_list(const char *s, uint32_t limit,
-	       void (*add)(void *arg, uint32_t value), void *arg);
+int parse_list(const char *s, uint32_t max,
+	       void (*add)(void *arg, uint32_t first, uint32_t last),
+	       void *arg);
 
 /* Sizes of the buffers the format functions need, NUL included. */
 #define DURATION_LEN	24
