@@ -758,8 +758,6 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		cpu_account(m, cpu, ts, 0);
 	} else if (!c->known && c->pending) {
 		/* now we know who held it since then: count it all */
-		if (prev && prev->where == WHERE_ON && prev->cpu != cpu)
-			cpu_forget(m, prev->cpu);
 		c->curr = prev;
 		c->known = true;
 		cpu_account(m, cpu, ts, 0);
