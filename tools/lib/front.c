@@ -207,15 +207,21 @@ bool front_window_after_end(const struct front *f)
 	const struct schedmodel *m = *f->model;
 	uint64_t start, end;
 	char a[SECONDS_LEN], b[SECONDS_LEN];
+	int digits;
 
 	schedmodel_window_abs(m, &start, &end);
 	/* without --range, only a recording of no time: nothing to say */
 	if (start < schedmodel_end(m) || !f->sel->has_start)
 		return false;
+	/* to the ns where microseconds would show them equal */
+	for (digits = 6; digits <= 9; digits += 3) {
+		format_seconds(a, schedmodel_rel(m, start), digits);
+		format_seconds(b, schedmodel_rel(m, schedmodel_end(m)), digits);
+		if (strcmp(a, b))
+			break;
+	}
 	front_usage_error(f, "--range starts at %s s, but the recording ends at %s s",
-			  format_seconds(a, schedmodel_rel(m, start), 6),
-			  format_seconds(b, schedmodel_rel(m, schedmodel_end(m)),
-					 6));
+			  a, b);
 	return true;
 }
 
