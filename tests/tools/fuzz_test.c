@@ -63,7 +63,7 @@ struct fuzz_trace {
 	unsigned int nr_cpus;
 	uint32_t pool[MAX_POOL];
 	unsigned int nr_pool;
-	uint64_t last_ns;	/* the last record's time */
+	uint64_t last_ns;	/* the last record's time (0: none) */
 	uint64_t end_ns;	/* the recording's end */
 	bool no_trailer;
 	struct text desc;
@@ -174,8 +174,11 @@ static void add_task(struct fuzz_trace *f, uint64_t *st, uint64_t ts,
 	text_add(&f->desc, "\n", 1);
 }
 
-/* Losses: a LOST record, numbers skipped silently, or filtered. */
-static void add_loss(struct fuzz_trace *f, uint64_t *st, uint64_t ts,
+/*
+ * Losses: a LOST record, numbers skipped silently, or filtered; whether
+ * it wrote a record (gap and filter write none).
+ */
+static bool add_loss(struct fuzz_trace *f, uint64_t *st, uint64_t ts,
 		     unsigned int cpu)
 {
 	uint64_t first = below(st, ts + 1), last;
@@ -190,6 +193,7 @@ static void add_loss(struct fuzz_trace *f, uint64_t *st, uint64_t ts,
 		text_printf(&f->desc, "%" PRIu64 "ns cpu%u %s %u\n", ts, cpu,
 			    kind == 1 ? "gap" : "filter",
 			    (unsigned int)(1 + below(st, 100)));
+	return !kind;
 }
 
 /* The header's part: CPUs, start, drainer, threads, kallsyms. */
@@ -285,13 +289,13 @@ static void make_description(struct fuzz_trace *f, uint64_t seed)
 				    (unsigned int)below(&st, f->nr_cpus));
 		else if (kind < 93)
 			add_task(f, &st, ts, cpu);
-		else
-			add_loss(f, &st, ts, cpu);
+		else if (!add_loss(f, &st, ts, cpu))
+			continue;
+		f->last_ns = ts;
 	}
-	f->last_ns = ts;
-	f->end_ns = ts;
+	f->end_ns = f->last_ns;
 	if (chance(&st, 20)) {
-		f->end_ns += below(&st, scale);
+		f->end_ns = ts + below(&st, scale);
 		text_printf(&f->desc, "end %" PRIu64 "ns\n", f->end_ns);
 	}
 }
