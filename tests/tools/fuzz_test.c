@@ -8,10 +8,11 @@
  * to itself, stacks, losses, gaps, filtered records, names with any byte,
  * times equal or seconds apart, with or without a trailer.  Such records
  * are what a damaged or crafted file holds once its checksums are right,
- * so the reports must take them.  Every report then runs on the trace in
- * text, CSV and SVG, with each of its options, and every export, each
- * with a random selection that applies to the trace.  Each run must end
- * by itself with 0 (1 when the trace has no trailer) and print nothing of
+ * so the reports must take them.  Every report then runs on the trace
+ * with each of its options, as text, CSV or SVG, and html and every
+ * export, each with a random selection that applies to the trace.  Each
+ * run must end by itself with 0 (1 when the trace has no trailer, unless
+ * a --range ends before the reading does) and print nothing of
  * AddressSanitizer or UndefinedBehaviorSanitizer.
  *
  * make check runs build/user-tests/schedrec, built with both sanitizers
