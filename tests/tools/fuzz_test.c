@@ -17,8 +17,9 @@
  *
  * make check runs build/user-tests/schedrec, built with both sanitizers
  * (SCHEDREC_ASAN_BIN); without it, the schedrec of SCHEDREC_BIN.  The
- * cases are the same every run: case N uses seed N.
- * SCHEDREC_FUZZ_CASES=FIRST:COUNT runs other ones by hand, e.g. 1000:500.
+ * cases are the same every run: cases 0 to 39, case N from seed N.
+ * SCHEDREC_FUZZ_FIRST=F runs cases F to F + 39 instead, to look further by
+ * hand: for f in $(seq 1000 40 1960); do SCHEDREC_FUZZ_FIRST=$f ...; done
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -544,6 +545,7 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 FIXTURE(fuzz) {
 	const char *bin;
 	char dir[32];
+	uint64_t first;		/* of the cases: SCHEDREC_FUZZ_FIRST, or 0 */
 	unsigned int failed;
 };
 
@@ -551,8 +553,10 @@ FIXTURE(fuzz) {
 FIXTURE_SETUP(fuzz)
 {
 	const char *asan = getenv("SCHEDREC_ASAN_BIN");
+	const char *first = getenv("SCHEDREC_FUZZ_FIRST");
 
 	self->bin = asan && *asan ? asan : schedrec_bin();
+	self->first = first ? strtoull(first, NULL, 10) : 0;
 	self->failed = 0;
 	snprintf(self->dir, sizeof(self->dir), "/tmp/schedrec-fuzz.XXXXXX");
 	if (access(self->bin, X_OK))
@@ -588,45 +592,29 @@ static unsigned int run_cases(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(fuzz, cases_0, CASES_TIMEOUT)
 {
-	self->failed = run_cases(_metadata, self->bin, self->dir, 0,
-				 CASES_PER_TEST);
+	self->failed = run_cases(_metadata, self->bin, self->dir,
+				 self->first + 0, CASES_PER_TEST);
 	EXPECT_EQ(0, self->failed);
 }
 
 TEST_F_TIMEOUT(fuzz, cases_10, CASES_TIMEOUT)
 {
-	self->failed = run_cases(_metadata, self->bin, self->dir, 10,
-				 CASES_PER_TEST);
+	self->failed = run_cases(_metadata, self->bin, self->dir,
+				 self->first + 10, CASES_PER_TEST);
 	EXPECT_EQ(0, self->failed);
 }
 
 TEST_F_TIMEOUT(fuzz, cases_20, CASES_TIMEOUT)
 {
-	self->failed = run_cases(_metadata, self->bin, self->dir, 20,
-				 CASES_PER_TEST);
+	self->failed = run_cases(_metadata, self->bin, self->dir,
+				 self->first + 20, CASES_PER_TEST);
 	EXPECT_EQ(0, self->failed);
 }
 
 TEST_F_TIMEOUT(fuzz, cases_30, CASES_TIMEOUT)
 {
-	self->failed = run_cases(_metadata, self->bin, self->dir, 30,
-				 CASES_PER_TEST);
-	EXPECT_EQ(0, self->failed);
-}
-
-/* SCHEDREC_FUZZ_CASES=FIRST:COUNT: more cases, by hand (no time limit). */
-TEST_F_TIMEOUT(fuzz, cases_by_hand, 1 << 30)
-{
-	const char *spec = getenv("SCHEDREC_FUZZ_CASES");
-	unsigned long long first, count;
-	bool parsed;
-
-	if (!spec || !*spec)
-		SKIP(return, "SCHEDREC_FUZZ_CASES=FIRST:COUNT not set");
-	parsed = sscanf(spec, "%llu:%llu", &first, &count) == 2;
-	ASSERT_TRUE(parsed);
-	self->failed = run_cases(_metadata, self->bin, self->dir, first,
-				 count);
+	self->failed = run_cases(_metadata, self->bin, self->dir,
+				 self->first + 30, CASES_PER_TEST);
 	EXPECT_EQ(0, self->failed);
 }
 
