@@ -35,8 +35,9 @@ enum {
 #define FRONT_HELP_SELECT						\
 	"  --range START:END  only the window [START, END) in seconds since the\n" \
 	"                     start; a side may be empty (12.5:13, :5, 3:)\n" \
-	"  --pid PID[,PID]    only the threads of these processes\n"	\
-	"  --tid TID[,TID]    only these threads\n"			\
+	"  --pid PID[,PID]    only the threads of these processes (10-12 for\n" \
+	"                     a range)\n"					\
+	"  --tid TID[,TID]    only these threads (ranges too)\n"		\
 	"  --comm REGEX       only threads whose name (at the time) matches this\n" \
 	"                     POSIX extended regex\n"
 #define FRONT_HELP_READING						\

@@ -116,7 +116,7 @@ int select_parse(struct selection *sel, const char *opt, const char *arg,
 		if (parse_ids(pid ? &sel->pids : &sel->tids,
 			      pid ? &sel->nr_pids : &sel->nr_tids, arg)) {
 			snprintf(err, err_size,
-				 "bad --%s '%s': give numbers separated by commas (e.g. 4242 or 10,12)",
+				 "bad --%s '%s': give numbers or ranges separated by commas (e.g. 4242, 10,12 or 100-199)",
 				 opt, arg);
 			return -EINVAL;
 		}
