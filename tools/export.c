@@ -43,9 +43,10 @@ static const char common_help[] =
 	"--pid or --tid names it.  doc/export.md describes each format.\n"
 	"\n"
 	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
-	"no trailer, corrupt sections skipped, a read error): what could be read\n"
-	"is exported; 2 a usage error; 3 the trace cannot be read or the output\n"
-	"cannot be written.\n";
+	"no trailer, corrupt sections skipped, totals in the trailer that the\n"
+	"records do not match, a read error): what could be read is exported;\n"
+	"2 a usage error; 3 the trace cannot be read or the output cannot be\n"
+	"written.\n";
 
 static void print_list(FILE *f)
 {

@@ -63,8 +63,9 @@ static const char common_help[] =
 	"a warning, and values that overlap the loss are marked '~'.\n"
 	"\n"
 	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
-	"no trailer, corrupt sections skipped, a read error): what could be read\n"
-	"is reported; 2 a usage error; 3 the trace cannot be read.\n";
+	"no trailer, corrupt sections skipped, totals in the trailer that the\n"
+	"records do not match, a read error): what could be read is reported;\n"
+	"2 a usage error; 3 the trace cannot be read.\n";
 
 static void print_list(FILE *f)
 {

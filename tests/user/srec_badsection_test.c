@@ -7,6 +7,7 @@
  * garbage, a bad SYNC or trailer.  Each is named by its offset and
  * skipped, the good chunks around it read (strict mode: an error naming
  * the offset); a length past the end of the file reads as truncation.
+ * And a sound trailer whose totals the sound records do not match.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -508,5 +509,55 @@ FIXTURE_VARIANT_ADD(bad, data_past_end) {
 	.says = "the file is truncated",
 	.truncates = true,
 };
+
+/*
+ * Sound sections whose trailer counts @cpu1_records records of cpu 1
+ * (4 were written): read whole, and the status says whether they agree.
+ */
+static void read_with_trailer(struct __test_metadata *_metadata,
+			      uint64_t cpu1_records, bool disagrees)
+{
+	struct srecreader_options opt = { .diag = diag_collect };
+	struct srec_trailer_head t = {
+		.count = 2, .entry_size = sizeof(struct srec_cpu_total),
+	};
+	struct srec_cpu_total totals[2] = {
+		{ .cpu = 0, .chunks = 1, .records = 4 },
+		{ .cpu = 1, .chunks = 1, .records = cpu1_records },
+	};
+	const struct srecreader_status *status;
+	struct expected_list got = { 0 };
+	struct diag_log log = { 0 };
+	struct bytes file = { 0 };
+	struct srecreader *r;
+	char err[256];
+
+	put_header(&file, 2, SREC_FILE_F_FROM_START);
+	put_switches(&file, 0, 0, 4, 1000);
+	put_switches(&file, 1, 0, 4, 2000);
+	put_section(&file, SREC_SEC_TRAILER, &t, sizeof(t), totals,
+		    sizeof(totals));
+	opt.diag_arg = &log;
+	r = open_bytes(file.data, file.len, &opt, err, sizeof(err));
+	ASSERT_NE(NULL, r) TH_LOG("%s", err);
+	ASSERT_EQ(0, read_all(r, &got));
+	status = srecreader_status(r);
+	EXPECT_EQ(8, got.count);
+	EXPECT_TRUE(status->trailer);
+	EXPECT_EQ(0, status->corrupt);
+	EXPECT_EQ(disagrees, status->disagrees);
+	EXPECT_EQ(disagrees, diag_says(&log, "cpu 1: the trailer counts 5 records"))
+		TH_LOG("%s", log.text);
+	srecreader_close(r);
+	expected_free(&got);
+	bytes_free(&file);
+}
+
+/* A trailer the records do not match: every record read, and it is said. */
+TEST(trailer_disagrees)
+{
+	read_with_trailer(_metadata, 5, true);
+	read_with_trailer(_metadata, 4, false);
+}
 
 TEST_HARNESS_MAIN

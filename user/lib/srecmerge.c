@@ -781,6 +781,7 @@ static void finish(struct srecreader *r)
 		if (t.records == s->records && t.lost == s->lost &&
 		    t.gaps == s->gaps)
 			continue;
+		r->status.disagrees = true;
 		reader_warn(r, r->in.offset,
 			    "cpu %u: the trailer counts %llu records, %llu lost and %llu in sequence gaps; the file holds %llu, %llu and %llu",
 			    cpu, (unsigned long long)t.records,

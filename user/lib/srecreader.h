@@ -212,6 +212,7 @@ struct srecreader_status {
 	bool eof;		/* the end of the input was reached */
 	bool truncated;		/* it ended inside a section */
 	bool trailer;		/* the trailer was read */
+	bool disagrees;		/* its totals differ from what was read */
 	unsigned int file;	/* of a series: the file being read, from 0 */
 };
 
