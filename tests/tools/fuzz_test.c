@@ -577,44 +577,23 @@ FIXTURE_TEARDOWN(fuzz)
 		remove_tree(self->dir);
 }
 
-/* Cases @first .. @first + @count - 1; how many failed. */
-static unsigned int run_cases(struct __test_metadata *_metadata,
-			      const char *bin, const char *dir,
-			      uint64_t first, uint64_t count)
-{
-	unsigned int failed = 0;
-	uint64_t seed;
+/* Each variant is a group of CASES_PER_TEST cases, from its offset on. */
+FIXTURE_VARIANT(fuzz) {
+	unsigned int offset;
+};
 
-	for (seed = first; seed < first + count; seed++)
-		failed += !run_case(_metadata, bin, dir, seed);
-	return failed;
-}
+FIXTURE_VARIANT_ADD(fuzz, cases_0) { .offset = 0 };
+FIXTURE_VARIANT_ADD(fuzz, cases_10) { .offset = 10 };
+FIXTURE_VARIANT_ADD(fuzz, cases_20) { .offset = 20 };
+FIXTURE_VARIANT_ADD(fuzz, cases_30) { .offset = 30 };
 
-TEST_F_TIMEOUT(fuzz, cases_0, CASES_TIMEOUT)
+TEST_F_TIMEOUT(fuzz, run, CASES_TIMEOUT)
 {
-	self->failed = run_cases(_metadata, self->bin, self->dir,
-				 self->first + 0, CASES_PER_TEST);
-	EXPECT_EQ(0, self->failed);
-}
+	uint64_t seed, first = self->first + variant->offset;
 
-TEST_F_TIMEOUT(fuzz, cases_10, CASES_TIMEOUT)
-{
-	self->failed = run_cases(_metadata, self->bin, self->dir,
-				 self->first + 10, CASES_PER_TEST);
-	EXPECT_EQ(0, self->failed);
-}
-
-TEST_F_TIMEOUT(fuzz, cases_20, CASES_TIMEOUT)
-{
-	self->failed = run_cases(_metadata, self->bin, self->dir,
-				 self->first + 20, CASES_PER_TEST);
-	EXPECT_EQ(0, self->failed);
-}
-
-TEST_F_TIMEOUT(fuzz, cases_30, CASES_TIMEOUT)
-{
-	self->failed = run_cases(_metadata, self->bin, self->dir,
-				 self->first + 30, CASES_PER_TEST);
+	for (seed = first; seed < first + CASES_PER_TEST; seed++)
+		self->failed += !run_case(_metadata, self->bin, self->dir,
+					  seed);
 	EXPECT_EQ(0, self->failed);
 }
 
