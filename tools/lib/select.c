@@ -163,18 +163,16 @@ int select_parse(struct selection *sel, const char *opt, const char *arg,
 int select_check_cpus(const struct selection *sel, unsigned int nr_cpus,
 		      char *err, size_t err_size)
 {
-	if (sel->cpus && sel->cpu_limit > nr_cpus && nr_cpus == 1) {
+	if (!sel->cpus || sel->cpu_limit <= nr_cpus)
+		return 0;
+	if (nr_cpus == 1)
 		snprintf(err, err_size, "--cpu %u: the trace has CPU 0 only",
 			 sel->cpu_limit - 1);
-		return -EINVAL;
-	}
-	if (sel->cpus && sel->cpu_limit > nr_cpus) {
+	else
 		snprintf(err, err_size,
 			 "--cpu %u: the trace has CPUs 0 to %u only",
 			 sel->cpu_limit - 1, nr_cpus - 1);
-		return -EINVAL;
-	}
-	return 0;
+	return -EINVAL;
 }
 
 bool select_task(const struct selection *sel, struct task *t)

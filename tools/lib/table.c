@@ -136,7 +136,7 @@ void table_cell(struct table *t, const char *text, const char *csv)
 {
 	const unsigned char *p;
 	struct table_cell *cell;
-	size_t controls = 0, len, off, csv_off = CSV_SAME;
+	size_t controls = 0, len, off, csv_off = CSV_SAME, col;
 
 	if (!t->nr_cols || t->nr_cells >= t->nr_rows * t->nr_cols)
 		return;		/* no row started, or the row is full */
@@ -168,8 +168,9 @@ void table_cell(struct table *t, const char *text, const char *csv)
 	cell = &t->cells[t->nr_cells];
 	cell->text = off;
 	cell->csv = csv_off;
-	if (len > t->cols[t->nr_cells % t->nr_cols].width)
-		t->cols[t->nr_cells % t->nr_cols].width = len;
+	col = t->nr_cells % t->nr_cols;
+	if (len > t->cols[col].width)
+		t->cols[col].width = len;
 	t->nr_cells++;
 }
 
