@@ -55,12 +55,24 @@ static DEFINE_PER_CPU(unsigned long [SCHEDREC_STACK_MAX_DEPTH +
 #define SWITCH_RECORDS	(BIT(SCHEDREC_EV_SWITCH) | BIT(SCHEDREC_EV_STACK))
 static u32 switch_records;
 
+/*
+ * SCHEDREC_F_IRQ for an event that fired in hard or soft interrupt
+ * context.  Not in_interrupt(): that is also true of a task that merely
+ * has bottom halves disabled, which is task context, and which PREEMPT_RT
+ * even lets sleep (so a switch would carry the flag).  Switches and stacks
+ * never take it: the scheduler switches tasks in task context.
+ */
+static inline u8 probe_context_flags(void)
+{
+	return in_task() ? 0 : SCHEDREC_F_IRQ;
+}
+
 /* Open a record of type @t in this CPU's ring; NULL when dropped. */
-#define PROBE_BEGIN(rec, ring, t, irqflags, f) do {			\
+#define PROBE_BEGIN(rec, ring, t, irqflags) do {			\
 	local_irq_save(irqflags);					\
 	ring = this_cpu_read(schedrec_this_ring);			\
-	rec = ring ? schedrec_ring_reserve(ring, t, sizeof(*(rec)), f)	\
-		   : NULL;						\
+	rec = ring ? schedrec_ring_reserve(ring, t, sizeof(*(rec)),	\
+					   probe_context_flags()) : NULL;\
 } while (0)
 
 #define PROBE_END(rec, ring, irqflags) do {				\
@@ -151,7 +163,7 @@ static void probe_wakeup_common(struct task_struct *p, u8 type)
 	struct schedrec_ring *ring;
 	unsigned long irqflags;
 
-	PROBE_BEGIN(rec, ring, type, irqflags, 0);
+	PROBE_BEGIN(rec, ring, type, irqflags);
 	if (rec) {
 		rec->tid = p->pid;
 		rec->target_cpu = task_cpu(p);
@@ -183,7 +195,7 @@ static void probe_migrate(void *ignore, struct task_struct *p, int dest_cpu)
 	struct schedrec_ring *ring;
 	unsigned long irqflags;
 
-	PROBE_BEGIN(rec, ring, SCHEDREC_EV_MIGRATE, irqflags, 0);
+	PROBE_BEGIN(rec, ring, SCHEDREC_EV_MIGRATE, irqflags);
 	if (rec) {
 		rec->tid = p->pid;
 		rec->orig_cpu = task_cpu(p);
@@ -202,7 +214,7 @@ static void probe_task_common(struct task_struct *p, u32 other_tid,
 	struct schedrec_ring *ring;
 	unsigned long irqflags;
 
-	PROBE_BEGIN(rec, ring, type, irqflags, 0);
+	PROBE_BEGIN(rec, ring, type, irqflags);
 	if (rec) {
 		rec->tid = p->pid;
 		rec->tgid = p->tgid;

@@ -158,8 +158,6 @@ void *schedrec_ring_reserve_at(struct schedrec_ring *ring, u64 ts, u8 type,
 {
 	u64 tail;
 
-	if (in_interrupt())
-		flags |= SCHEDREC_F_IRQ;
 	if (ring->mode == SCHEDREC_MODE_OVERWRITE) {
 		ring_make_room(ring, size);
 		return ring_place(ring, ts, type, size, flags);

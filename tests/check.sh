@@ -17,7 +17,8 @@
 #     build/check/dkms (the machine's /var/lib/dkms, /usr/src and
 #     /lib/modules stay as they were): dkms add, build and install, and
 #     `dkms status` says installed (one test);
-#  4. per kernel: schedrec.ko built with -Werror (one test), then a QEMU TCG
+#  4. per kernel: schedrec.ko and the test module of tests/kmod/ctxmod
+#     built with -Werror (one test each), then a QEMU TCG
 #     boot of that kernel with a busybox initramfs that runs the in-guest
 #     tests (tests/kmod, which also run the schedrec command, built
 #     static), each kselftest result one test, and one test that
@@ -281,6 +282,12 @@ run_kernel() {
 		fi
 		echo "PASS $series: build schedrec.ko for $rel with -Werror"
 		stage_initramfs "$dir/initramfs" "$root/tests/vm/init.sh"
+		if build_ctxtest_module "$kdir" "$dir/ctxmod"; then
+			echo "PASS $series: build the test module schedrec_ctxtest.ko with -Werror"
+			cp "$dir/ctxmod/schedrec_ctxtest.ko" "$dir/initramfs/lib/"
+		else
+			echo "FAIL $series: build the test module schedrec_ctxtest.ko with -Werror (log: ${dir#"$root"/}/ctxmod.log)"
+		fi
 		if [ -s "$out/dkms/$series.ko" ]; then
 			cp "$out/dkms/$series.ko" "$dir/initramfs/lib/schedrec.ko"
 		else

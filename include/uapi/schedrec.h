@@ -146,7 +146,10 @@ struct schedrec_header {
 
 /* switch: prev was preempted (TASK_RUNNING by preemption, not by choice) */
 #define SCHEDREC_F_PREEMPT	0x01
-/* the event fired in hard or soft interrupt context */
+/*
+ * the event fired in hard or soft interrupt context (a task with bottom
+ * halves disabled is not); never set on switch and stack records
+ */
 #define SCHEDREC_F_IRQ		0x02
 
 /*

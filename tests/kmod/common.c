@@ -143,6 +143,29 @@ uint64_t sr_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+uint32_t sr_record_tid(const union sr_record *r)
+{
+	switch (r->hdr.type) {
+	case SCHEDREC_EV_SWITCH:
+		return r->sw.prev_tid;
+	case SCHEDREC_EV_WAKING:
+	case SCHEDREC_EV_WAKEUP:
+	case SCHEDREC_EV_WAKEUP_NEW:
+		return r->wake.tid;
+	case SCHEDREC_EV_MIGRATE:
+		return r->migrate.tid;
+	case SCHEDREC_EV_FORK:
+	case SCHEDREC_EV_EXEC:
+	case SCHEDREC_EV_EXIT:
+	case SCHEDREC_EV_RENAME:
+		return r->task.tid;
+	case SCHEDREC_EV_STACK:
+		/* sr_log_add() keeps its head, tid included */
+		return ((const struct schedrec_stack *)r)->tid;
+	}
+	return 0;
+}
+
 int sr_log_add(struct sr_log *log, unsigned int cpu, uint64_t seq,
 	       const struct schedrec_header *hdr)
 {

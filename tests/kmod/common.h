@@ -64,6 +64,9 @@ struct sr_log {
 	size_t n, cap;
 };
 
+/* The task a record is about (a switch: the task switched out); 0: none */
+uint32_t sr_record_tid(const union sr_record *r);
+
 int sr_log_add(struct sr_log *log, unsigned int cpu, uint64_t seq,
 	       const struct schedrec_header *hdr);
 void sr_log_free(struct sr_log *log);

@@ -180,27 +180,6 @@ FIXTURE_TEARDOWN(scenario)
 	sr_reset();
 }
 
-/* The task a record is about (for a switch: the task switched out). */
-static uint32_t record_tid(const union sr_record *r)
-{
-	switch (r->hdr.type) {
-	case SCHEDREC_EV_SWITCH:
-		return r->sw.prev_tid;
-	case SCHEDREC_EV_WAKING:
-	case SCHEDREC_EV_WAKEUP:
-	case SCHEDREC_EV_WAKEUP_NEW:
-		return r->wake.tid;
-	case SCHEDREC_EV_MIGRATE:
-		return r->migrate.tid;
-	case SCHEDREC_EV_FORK:
-	case SCHEDREC_EV_EXEC:
-	case SCHEDREC_EV_EXIT:
-	case SCHEDREC_EV_RENAME:
-		return r->task.tid;
-	}
-	return 0;
-}
-
 /* The @nth (from 0) record of @type about @tid, in the order of the log. */
 static const struct sr_event *find_nth(const struct sr_log *log,
 				       unsigned int type, pid_t tid,
@@ -210,7 +189,7 @@ static const struct sr_event *find_nth(const struct sr_log *log,
 
 	for (i = 0; i < log->n; i++)
 		if (log->ev[i].r.hdr.type == type &&
-		    record_tid(&log->ev[i].r) == (uint32_t)tid && !nth--)
+		    sr_record_tid(&log->ev[i].r) == (uint32_t)tid && !nth--)
 			return &log->ev[i];
 	return NULL;
 }

@@ -206,6 +206,18 @@ build_module() {
 		[ -f "$dir/kmod/schedrec.ko" ]
 }
 
+# Build the test-only module of tests/kmod/ctxmod (schedrec_ctxtest.ko,
+# for context_test) for the headers in $1, in directory $2; the log goes
+# to $2.log.
+build_ctxtest_module() {
+	local kdir=$1 dir=$2
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$root"/tests/kmod/ctxmod/{Kbuild,*.c} "$dir/"
+	make -C "$kdir" M="$dir" modules >"$dir.log" 2>&1 &&
+		[ -f "$dir/schedrec_ctxtest.ko" ]
+}
+
 # The real perf binary: Debian's /usr/bin/perf is either it or a wrapper
 # script that execs /usr/bin/perf_<version>.
 perf_binary() {

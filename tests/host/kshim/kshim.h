@@ -47,11 +47,6 @@ typedef int gfp_t;
 #define DEFINE_PER_CPU(type, name)	type name
 #define per_cpu(name, cpu)		(name)
 
-static inline bool in_interrupt(void)
-{
-	return false;
-}
-
 static inline u64 ktime_get_mono_fast_ns(void)
 {
 	struct timespec ts;
