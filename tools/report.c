@@ -153,19 +153,13 @@ void report_rows_init(struct report_rows *rows, size_t size,
 	rows->processes.size = size;
 }
 
-struct report_row *report_row_of(struct report_rows *rows,
-				 const struct task *t)
+struct report_row *report_process_row(struct report_rows *rows,
+				      const struct task *t)
 {
 	struct report_row *row;
 	uint32_t key;
 	bool fresh;
 
-	if (!rows->by_process) {
-		row = per_task_get(&rows->threads, t);
-		if (row)
-			row->task = t;
-		return row;
-	}
 	key = schedmodel_process_key(t);
 	row = keyed_get(&rows->processes, key, &fresh);
 	if (!row)

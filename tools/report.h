@@ -178,9 +178,23 @@ struct report_rows {
 void report_rows_init(struct report_rows *rows, size_t size,
 		      const struct schedmodel *m);
 
-/* The row of @t, or of its process; NULL on ENOMEM. */
-struct report_row *report_row_of(struct report_rows *rows,
-				 const struct task *t);
+/* The row of @t's process (--by process); NULL on ENOMEM. */
+struct report_row *report_process_row(struct report_rows *rows,
+				      const struct task *t);
+
+/* The row of @t, or of its process; NULL on ENOMEM.  Once per event. */
+static inline struct report_row *report_row_of(struct report_rows *rows,
+					       const struct task *t)
+{
+	struct report_row *row;
+
+	if (rows->by_process)
+		return report_process_row(rows, t);
+	row = per_task_get(&rows->threads, t);
+	if (row)
+		row->task = t;
+	return row;
+}
 
 /* Every row, used or not: report_rows_count() of them. */
 size_t report_rows_count(const struct report_rows *rows);

@@ -3,8 +3,8 @@
  * The .srec writer and reader together: synthetic recordings of several
  * CPUs with records of every type, written raw and with zlib, to a file
  * and through a pipe, read back merged by time and compared record by
- * record; the header's fields; the merge's memory bound with and without
- * SYNC; chunk splitting.
+ * record, also in batches; the header's fields; the merge's memory bound
+ * with and without SYNC, and its order among equal times; chunk splitting.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,20 +27,29 @@ FIXTURE(trip) {
 
 FIXTURE_VARIANT(trip) {
 	int zlib_level;
+	unsigned int nr_cpus;
 };
 
 FIXTURE_VARIANT_ADD(trip, raw) {
 	.zlib_level = 0,
+	.nr_cpus = 4,
 };
 
 FIXTURE_VARIANT_ADD(trip, zlib) {
 	.zlib_level = 6,
+	.nr_cpus = 4,
+};
+
+/* more CPUs than the reader scans: it merges them with a heap */
+FIXTURE_VARIANT_ADD(trip, many_cpus) {
+	.zlib_level = 0,
+	.nr_cpus = 12,
 };
 
 FIXTURE_SETUP(trip)
 {
 	memset(self, 0, sizeof(*self));
-	synth_init(&self->synth, 4, 7);
+	synth_init(&self->synth, variant->nr_cpus, 7);
 	self->opt.diag = diag_collect;
 	self->opt.diag_arg = &self->log;
 }
@@ -108,7 +117,7 @@ TEST_F(trip, file)
 	EXPECT_EQ(raw + zlib, status->chunks);
 	EXPECT_EQ(self->file.len, status->offset);
 	ASSERT_NE(NULL, srecreader_trailer(self->r, &totals));
-	for (cpu = 0; cpu < 4; cpu++) {
+	for (cpu = 0; cpu < variant->nr_cpus; cpu++) {
 		const struct srecreader_cpu *s = srecreader_cpu(self->r, cpu);
 
 		EXPECT_EQ(totals[cpu].records, s->records);
@@ -122,7 +131,51 @@ TEST_F(trip, file)
 	}
 	EXPECT_EQ(self->got.count, records);
 	EXPECT_LT(0u, lost);
-	EXPECT_EQ(NULL, srecreader_cpu(self->r, 4));
+	EXPECT_EQ(NULL, srecreader_cpu(self->r, variant->nr_cpus));
+}
+
+/*
+ * Records read in batches are the same, each batch's records still intact
+ * when the call has returned, and batches do hold several records.
+ */
+TEST_F(trip, batches)
+{
+	static const unsigned int sizes[] = { 1, 2, 7, READ_BATCH_MAX };
+	unsigned int s, calls;
+	size_t i;
+
+	ASSERT_EQ(0u, synth_to_bytes(&self->synth, &self->file,
+				    variant->zlib_level, 40, 500));
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		struct expected_list got = { 0 }, one = { 0 };
+		struct srecreader *r;
+
+		r = open_bytes(self->file.data, self->file.len, &self->opt,
+			       self->err, sizeof(self->err));
+		ASSERT_NE(NULL, r) TH_LOG("%s", self->err);
+		EXPECT_EQ(0, read_batches(r, &got, sizes[s], &calls));
+		srecreader_close(r);
+		EXPECT_TRUE(same_records(&self->synth.expected, &got))
+			TH_LOG("batches of %u", sizes[s]);
+		/* and where each came from, as one at a time says */
+		r = open_bytes(self->file.data, self->file.len, &self->opt,
+			       self->err, sizeof(self->err));
+		ASSERT_NE(NULL, r) TH_LOG("%s", self->err);
+		EXPECT_EQ(0, read_all(r, &one));
+		srecreader_close(r);
+		ASSERT_EQ(one.count, got.count);
+		for (i = 0; i < got.count; i++)
+			ASSERT_EQ(one.records[i].chunk_offset,
+				  got.records[i].chunk_offset);
+		/* batches end at a chunk's end, not much sooner */
+		if (sizes[s] == READ_BATCH_MAX)
+			EXPECT_GT(got.count / 8, calls)
+				TH_LOG("%u calls for %zu records", calls,
+				       got.count);
+		expected_free(&got);
+		expected_free(&one);
+	}
+	EXPECT_EQ(0u, self->log.warnings) TH_LOG("%s", self->log.text);
 }
 
 /* The writer on one end of a pipe, the reader on the other: no seeking. */
@@ -133,7 +186,7 @@ TEST_F(trip, pipe)
 	pid_t child;
 
 	/* the child writes what this twin generator predicts */
-	synth_init(&twin, 4, 7);
+	synth_init(&twin, variant->nr_cpus, 7);
 	ASSERT_EQ(0u, synth_to_bytes(&twin, &self->file, variant->zlib_level,
 				    30, 400));
 	ASSERT_LT(65536u, self->file.len);
@@ -415,6 +468,48 @@ TEST(merge_without_sync)
 	expected_free(&got);
 	bytes_free(&file);
 	synth_free(&synth);
+}
+
+/*
+ * Records of the same time go out CPU by CPU, first CPU first, with few
+ * CPUs (scanned) and many (a heap); also at the greatest time there is,
+ * which the scan also gives the CPUs that have no record.
+ */
+TEST(merge_ties)
+{
+	static const unsigned int cpu_counts[] = { 4, 12 };
+	unsigned int k, cpu, i;
+
+	for (k = 0; k < ARRAY_SIZE(cpu_counts); k++) {
+		unsigned int nr = cpu_counts[k];
+		struct srecreader_options opt = { .diag = diag_collect };
+		struct expected_list got = { 0 };
+		struct diag_log log = { 0 };
+		struct bytes file = { 0 };
+		struct srecreader *r;
+		char err[256];
+
+		opt.diag_arg = &log;
+		put_header(&file, nr, 0);
+		/* the file has them last CPU first */
+		for (cpu = nr; cpu-- > 0;)
+			put_switches(&file, cpu, 0, 1, 5000);
+		put_switches(&file, 2, 1, 1, UINT64_MAX);
+		put_switches(&file, 1, 1, 1, UINT64_MAX);
+		r = open_bytes(file.data, file.len, &opt, err, sizeof(err));
+		ASSERT_NE(NULL, r) TH_LOG("%s", err);
+		EXPECT_EQ(0, read_all(r, &got));
+		ASSERT_EQ(nr + 2, got.count);
+		for (i = 0; i < nr; i++)
+			EXPECT_EQ(i, got.records[i].cpu) TH_LOG("%u CPUs", nr);
+		EXPECT_EQ(1u, got.records[nr].cpu) TH_LOG("%u CPUs", nr);
+		EXPECT_EQ(2u, got.records[nr + 1].cpu) TH_LOG("%u CPUs", nr);
+		for (cpu = 0; cpu < nr; cpu++)
+			EXPECT_EQ(0u, srecreader_cpu(r, cpu)->late);
+		srecreader_close(r);
+		expected_free(&got);
+		bytes_free(&file);
+	}
 }
 
 TEST_HARNESS_MAIN

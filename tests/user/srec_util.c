@@ -437,24 +437,48 @@ bool diag_says(const struct diag_log *log, const char *words)
 	return strstr(log->text, words) != NULL;
 }
 
+static void add_record(struct expected_list *out,
+		       const struct srec_record *rec)
+{
+	struct expected_record exp = {
+		.cpu = rec->cpu,
+		.seq = rec->seq,
+		.chunk_offset = rec->chunk_offset,
+	};
+
+	if (rec->hdr->size > sizeof(exp.rec))
+		abort();
+	memcpy(exp.rec, rec->hdr, rec->hdr->size);
+	expected_add(out, &exp);
+}
+
 int read_all(struct srecreader *r, struct expected_list *out)
 {
 	struct srec_record rec;
 	int ret;
 
-	while ((ret = srecreader_next(r, &rec)) > 0) {
-		struct expected_record exp = {
-			.cpu = rec.cpu,
-			.seq = rec.seq,
-			.chunk_offset = rec.chunk_offset,
-		};
-
-		if (rec.hdr->size > sizeof(exp.rec))
-			abort();
-		memcpy(exp.rec, rec.hdr, rec.hdr->size);
-		expected_add(out, &exp);
-	}
+	while ((ret = srecreader_next(r, &rec)) > 0)
+		add_record(out, &rec);
 	return ret;
+}
+
+int read_batches(struct srecreader *r, struct expected_list *out,
+		 unsigned int max, unsigned int *calls)
+{
+	struct srec_record recs[READ_BATCH_MAX];
+	int n, i;
+
+	if (max > READ_BATCH_MAX)
+		abort();
+	*calls = 0;
+	while ((n = srecreader_next_batch(r, recs, max)) > 0) {
+		if ((unsigned int)n > max)
+			abort();
+		++*calls;
+		for (i = 0; i < n; i++)
+			add_record(out, &recs[i]);
+	}
+	return n;
 }
 
 bool same_records(const struct expected_list *a,

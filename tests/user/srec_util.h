@@ -15,7 +15,7 @@
 #include "srecreader.h"
 #include "srecwriter.h"
 
-#define SYNTH_CPUS_MAX	8
+#define SYNTH_CPUS_MAX	16
 
 /* A growable byte buffer. */
 struct bytes {
@@ -144,6 +144,16 @@ bool diag_says(const struct diag_log *log, const char *words);
  * (0 at a clean end).
  */
 int read_all(struct srecreader *r, struct expected_list *out);
+
+#define READ_BATCH_MAX	64
+
+/*
+ * The same through srecreader_next_batch(), up to @max (at most
+ * READ_BATCH_MAX) records a call, each batch copied only once the call
+ * returned; *@calls: the calls that gave records.
+ */
+int read_batches(struct srecreader *r, struct expected_list *out,
+		 unsigned int max, unsigned int *calls);
 
 /* Whether two lists hold the same records in the same order. */
 bool same_records(const struct expected_list *a,

@@ -5,32 +5,9 @@
 
 #include "durstats.h"
 
-/*
- * The log-linear histogram: values below 128 have a bucket each; a value
- * v in [2^e, 2^(e+1)) with e >= 7 goes to bucket (e - 6) * 64 + v >>
- * (e - 6), which is one of 64 buckets of width 2^(e - 6).  Values of 2^42
- * ns (73 minutes) and more share the last bucket.
- */
-#define SUB_BITS	6
-#define TOP_EXP		42
-#define NR_BUCKETS	(((TOP_EXP - SUB_BITS) << SUB_BITS) + \
-			 (2u << SUB_BITS))
-
 static unsigned int highest_bit(uint64_t v)
 {
 	return 63 - __builtin_clzll(v);
-}
-
-static unsigned int bucket_of(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < (2u << SUB_BITS))
-		return v;
-	e = highest_bit(v);
-	if (e >= TOP_EXP)
-		return NR_BUCKETS - 1;
-	return ((e - SUB_BITS) << SUB_BITS) + (v >> (e - SUB_BITS));
 }
 
 /* The middle of bucket @b. */
@@ -39,11 +16,11 @@ static uint64_t bucket_middle(unsigned int b)
 	unsigned int shift;
 	uint64_t low;
 
-	if (b < (2u << SUB_BITS))
+	if (b < (2u << DURSTATS_SUB_BITS))
 		return b;
-	shift = (b >> SUB_BITS) - 1;
-	low = (uint64_t)((b & ((1u << SUB_BITS) - 1)) |
-			 (1u << SUB_BITS)) << shift;
+	shift = (b >> DURSTATS_SUB_BITS) - 1;
+	low = (uint64_t)((b & ((1u << DURSTATS_SUB_BITS) - 1)) |
+			 (1u << DURSTATS_SUB_BITS)) << shift;
 	return low + (1ull << shift) / 2;
 }
 
@@ -51,25 +28,19 @@ static void to_buckets(struct durstats *d)
 {
 	uint64_t i;
 
-	d->buckets = calloc(NR_BUCKETS, sizeof(*d->buckets));
+	d->buckets = calloc(DURSTATS_BUCKETS, sizeof(*d->buckets));
 	if (!d->buckets) {
 		d->failed = true;
 		return;
 	}
 	for (i = 0; i < DURSTATS_EXACT; i++)
-		d->buckets[bucket_of(d->values[i])]++;
+		d->buckets[durstats_bucket_of(d->values[i])]++;
 	free(d->values);
 	d->values = NULL;
 }
 
-void durstats_add(struct durstats *d, uint64_t ns)
+void durstats_add_slow(struct durstats *d, uint64_t ns)
 {
-	if (!d->count || ns < d->min)
-		d->min = ns;
-	if (ns > d->max)
-		d->max = ns;
-	d->total += ns;
-	d->count++;
 	if (d->failed)
 		return;
 	if (d->count <= DURSTATS_EXACT) {
@@ -84,10 +55,9 @@ void durstats_add(struct durstats *d, uint64_t ns)
 		d->sorted = false;
 		return;
 	}
-	if (!d->buckets)
-		to_buckets(d);
+	to_buckets(d);
 	if (d->buckets)
-		d->buckets[bucket_of(ns)]++;
+		d->buckets[durstats_bucket_of(ns)]++;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -119,12 +89,12 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 		}
 		return d->values[rank - 1];
 	}
-	for (b = 0; b < NR_BUCKETS; b++) {
+	for (b = 0; b < DURSTATS_BUCKETS; b++) {
 		seen += d->buckets[b];
 		if (seen >= rank)
 			break;
 	}
-	v = bucket_middle(b < NR_BUCKETS ? b : NR_BUCKETS - 1);
+	v = bucket_middle(b < DURSTATS_BUCKETS ? b : DURSTATS_BUCKETS - 1);
 	return v < d->min ? d->min : v > d->max ? d->max : v;
 }
 

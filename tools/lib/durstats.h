@@ -32,7 +32,47 @@ struct durstats {
 	bool failed;		/* out of memory: percentiles are 0 */
 };
 
-void durstats_add(struct durstats *d, uint64_t ns);
+/*
+ * The log-linear histogram: values below 128 have a bucket each; a value
+ * v in [2^e, 2^(e+1)) with e >= 7 goes to bucket (e - 6) * 64 + v >>
+ * (e - 6), which is one of 64 buckets of width 2^(e - 6).  Values of 2^42
+ * ns (73 minutes) and more share the last bucket.
+ */
+#define DURSTATS_SUB_BITS	6
+#define DURSTATS_TOP_EXP	42
+#define DURSTATS_BUCKETS	(((DURSTATS_TOP_EXP - DURSTATS_SUB_BITS) << \
+				  DURSTATS_SUB_BITS) + (2u << DURSTATS_SUB_BITS))
+
+static inline unsigned int durstats_bucket_of(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < (2u << DURSTATS_SUB_BITS))
+		return v;
+	e = 63 - __builtin_clzll(v);
+	if (e >= DURSTATS_TOP_EXP)
+		return DURSTATS_BUCKETS - 1;
+	return ((e - DURSTATS_SUB_BITS) << DURSTATS_SUB_BITS) +
+	       (v >> (e - DURSTATS_SUB_BITS));
+}
+
+/* The values before the histogram, and the move to it: see below. */
+void durstats_add_slow(struct durstats *d, uint64_t ns);
+
+/* Inline: reports add a value per interval. */
+static inline void durstats_add(struct durstats *d, uint64_t ns)
+{
+	if (!d->count || ns < d->min)
+		d->min = ns;
+	if (ns > d->max)
+		d->max = ns;
+	d->total += ns;
+	d->count++;
+	if (d->buckets)
+		d->buckets[durstats_bucket_of(ns)]++;
+	else
+		durstats_add_slow(d, ns);
+}
 /* Nearest-rank percentile @pct (0 < pct <= 100); 0 if empty. */
 uint64_t durstats_percentile(struct durstats *d, double pct);
 void durstats_free(struct durstats *d);

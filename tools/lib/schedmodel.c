@@ -184,7 +184,8 @@ static size_t map_slot(const struct thread_map *map, uint32_t tid)
 	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull >> 32) & map->mask;
 }
 
-static struct thread *map_find(const struct thread_map *map, uint32_t tid)
+static inline __attribute__((always_inline)) struct thread *
+map_find(const struct thread_map *map, uint32_t tid)
 {
 	struct thread **page;
 	size_t i;
@@ -294,14 +295,13 @@ static void map_for_each(struct thread_map *map,
 			fn(m, map->slots[i]);
 }
 
-/* The thread of @tid, made (unseen, named from the snapshot) if new. */
-static struct thread *thread_get(struct schedmodel *m, uint32_t tid)
+/* A thread first seen now: made, named from the start snapshot if any. */
+static __attribute__((noinline)) struct thread *thread_new(struct schedmodel *m,
+							   uint32_t tid)
 {
-	struct thread *t = map_find(&m->map, tid);
 	const struct srec_thread *snap;
+	struct thread *t;
 
-	if (t)
-		return t;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		goto fail;
@@ -319,6 +319,14 @@ static struct thread *thread_get(struct schedmodel *m, uint32_t tid)
 fail:
 	m->failed = true;
 	return NULL;
+}
+
+/* The thread of @tid, made (unseen, named from the snapshot) if new. */
+static inline struct thread *thread_get(struct schedmodel *m, uint32_t tid)
+{
+	struct thread *t = map_find(&m->map, tid);
+
+	return t ? t : thread_new(m, tid);
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,8 +441,8 @@ static void on_stack(struct schedmodel *m, uint32_t cpu,
  * Clip [*start, *end) to the window, flagging what it cuts; false if
  * nothing is left.  An empty interval stays if it is inside.
  */
-static bool clip(const struct schedmodel *m, uint64_t *start, uint64_t *end,
-		 unsigned int *flags)
+static inline bool clip(const struct schedmodel *m, uint64_t *start,
+			uint64_t *end, unsigned int *flags)
 {
 	if (*end < *start)
 		return false;
@@ -480,21 +488,24 @@ static void emit_usurp(struct schedmodel *m, const struct thread *waiter,
 		EMIT(m, usurp, &ev);
 }
 
-static void emit_offcpu(struct schedmodel *m, const struct thread *t,
-			uint64_t start, uint64_t end, uint32_t in_cpu,
-			unsigned int flags)
+static inline void emit_offcpu(struct schedmodel *m,
+			       const struct thread *t, uint64_t start,
+			       uint64_t end, uint32_t in_cpu,
+			       unsigned int flags)
 {
-	struct offcpu_iv iv = {
-		.task = t->task, .start = start, .end = end,
-		.state = t->where == WHERE_OFF ? t->state : '?',
-		.out_cpu = t->where == WHERE_OFF ? t->cpu : CPU_NONE,
-		.in_cpu = in_cpu, .flags = flags,
-		.stack = t->where == WHERE_OFF ? t->stack : NULL,
-	};
+	bool off = t->where == WHERE_OFF;
+	struct offcpu_iv iv;
 
 	if (!m->want_offcpu)
 		return;
-	if (schedmodel_overlaps_loss(m, start, end))
+	iv = (struct offcpu_iv){
+		.task = t->task, .start = start, .end = end,
+		.state = off ? t->state : '?',
+		.out_cpu = off ? t->cpu : CPU_NONE,
+		.in_cpu = in_cpu, .flags = flags,
+		.stack = off ? t->stack : NULL,
+	};
+	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
 		iv.flags |= IV_UNCERTAIN;
 	if (clip(m, &iv.start, &iv.end, &iv.flags))
 		EMIT(m, offcpu, &iv);
@@ -558,8 +569,8 @@ static void waiter_remove(struct schedmodel *m, struct thread *t)
  * runnable threads waiting for it as usurped time.  @end_flags: IV_CUT_END
  * when the recording ends there.
  */
-static void cpu_account(struct schedmodel *m, uint32_t cpu, uint64_t ts,
-			unsigned int end_flags)
+static inline void cpu_account(struct schedmodel *m, uint32_t cpu,
+			       uint64_t ts, unsigned int end_flags)
 {
 	struct cpu *c = &m->cpus[cpu];
 	struct thread *w;
@@ -743,7 +754,9 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		return;
 	}
 	if (sw->prev_tid) {
-		prev = thread_get(m, sw->prev_tid);
+		/* mostly the thread we saw switched in here: no lookup */
+		prev = c->curr && c->curr->tid == sw->prev_tid ? c->curr :
+		       thread_get(m, sw->prev_tid);
 		if (!prev)
 			return;
 	}
@@ -926,7 +939,8 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 	}
 }
 
-int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
+static inline __attribute__((always_inline)) int
+model_record(struct schedmodel *m, const struct srec_record *rec)
 {
 	const struct schedrec_header *hdr = rec->hdr;
 	struct cpu *c;
@@ -990,6 +1004,23 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 		break;
 	}
 	return m->failed ? -ENOMEM : 1;
+}
+
+int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
+{
+	return model_record(m, rec);
+}
+
+int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
+		       unsigned int n, unsigned int *fed)
+{
+	unsigned int i;
+	int ret = 1;
+
+	for (i = 0; i < n && ret == 1; i++)
+		ret = model_record(m, &recs[i]);
+	*fed = i;
+	return ret;
 }
 
 /* At the end: a thread still off CPU is censored there. */

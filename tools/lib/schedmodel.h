@@ -176,6 +176,14 @@ int schedmodel_add_handler(struct schedmodel *m,
 int schedmodel_record(struct schedmodel *m, const struct srec_record *rec);
 
 /*
+ * schedmodel_record() of @n records in turn, up to the first that does not
+ * return 1: returns what that one returned (1 if all did), and in *@fed
+ * how many were fed, that one included.
+ */
+int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
+		       unsigned int n, unsigned int *fed);
+
+/*
  * The recording ended at @end_ns (absolute; the trailer's end, or the last
  * record's time): close what is still open, censored.
  */

@@ -175,12 +175,10 @@ int select_check_cpus(const struct selection *sel, unsigned int nr_cpus,
 	return -EINVAL;
 }
 
-bool select_task(const struct selection *sel, struct task *t)
+bool select_task_first(const struct selection *sel, struct task *t)
 {
 	bool named;
 
-	if (t->selected >= 0)
-		return t->selected;
 	/* a thread whose process is not known (tgid 0) is in no --pid */
 	named = (sel->nr_pids && t->tgid &&
 		 ranges_have(sel->pids, sel->nr_pids, t->tgid)) ||

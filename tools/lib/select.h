@@ -48,8 +48,14 @@ int select_parse(struct selection *sel, const char *opt, const char *arg,
 int select_check_cpus(const struct selection *sel, unsigned int nr_cpus,
 		      char *err, size_t err_size);
 
+/* Whether @t is selected, worked out once: see select_task(). */
+bool select_task_first(const struct selection *sel, struct task *t);
+
 /* Is @t selected (cached in t->selected)? */
-bool select_task(const struct selection *sel, struct task *t);
+static inline bool select_task(const struct selection *sel, struct task *t)
+{
+	return t->selected >= 0 ? t->selected : select_task_first(sel, t);
+}
 
 /* Is CPU @cpu selected? */
 bool select_cpu(const struct selection *sel, uint32_t cpu);

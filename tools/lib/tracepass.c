@@ -52,38 +52,73 @@ const char *trace_path(const struct srecreader *r, char *const *paths)
 	return paths[r ? srecreader_status(r)->file : 0];
 }
 
+/* Records read from the reader at once */
+#define TRACE_PASS_BATCH	64
+
+/* Where a pass is: the latest time seen, and why it stopped */
+struct pass_state {
+	uint64_t end;
+	int ret;	/* what trace_pass() returns */
+	bool early;	/* the window is over */
+};
+
+/* One record through the hooks and the model; false: the pass stops. */
+static bool pass_record(struct schedmodel *m,
+			const struct trace_pass_hooks *hooks,
+			const struct srec_record *rec, struct pass_state *p)
+{
+	if (hooks && hooks->before) {
+		p->ret = hooks->before(hooks->arg, rec);
+		if (p->ret)
+			return false;
+	}
+	if (rec->hdr->ts > p->end)
+		p->end = rec->hdr->ts;
+	p->ret = schedmodel_record(m, rec);
+	if (p->ret <= 0) {
+		p->early = !p->ret;
+		return false;
+	}
+	if (hooks && hooks->after) {
+		p->ret = hooks->after(hooks->arg, rec);
+		if (p->ret)
+			return false;
+	}
+	return true;
+}
+
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks)
 {
 	const struct srec_trailer_head *trailer;
 	const struct srec_cpu_total *totals;
-	struct srec_record rec;
-	uint64_t end = 0, start, win_end;
-	bool early = false;
-	int ret;
+	struct srec_record recs[TRACE_PASS_BATCH];
+	struct pass_state p = { 0 };
+	uint64_t start, win_end, end;
+	bool going = true;
+	unsigned int fed;
+	int n, i;
 
-	while ((ret = srecreader_next(r, &rec)) > 0) {
-		if (hooks && hooks->before) {
-			ret = hooks->before(hooks->arg, &rec);
-			if (ret)
-				break;
+	while (going &&
+	       (p.ret = n = srecreader_next_batch(r, recs, TRACE_PASS_BATCH)) >
+	       0) {
+		if (hooks) {
+			for (i = 0; i < n && going; i++)
+				going = pass_record(m, hooks, &recs[i], &p);
+			continue;
 		}
-		if (rec.hdr->ts > end)
-			end = rec.hdr->ts;
-		ret = schedmodel_record(m, &rec);
-		if (ret < 0)
-			break;
-		if (!ret) {
-			early = true;
-			break;
-		}
-		if (hooks && hooks->after) {
-			ret = hooks->after(hooks->arg, &rec);
-			if (ret)
-				break;
+		/* without hooks, the whole batch at once */
+		p.ret = schedmodel_records(m, recs, n, &fed);
+		for (i = 0; i < (int)fed; i++)
+			if (recs[i].hdr->ts > p.end)
+				p.end = recs[i].hdr->ts;
+		if (p.ret != 1) {
+			p.early = !p.ret;
+			going = false;
 		}
 	}
-	if (early) {
+	end = p.end;
+	if (p.early) {
 		/* nothing after the window matters: it ends there */
 		schedmodel_window_abs(m, &start, &win_end);
 		end = win_end;
@@ -93,5 +128,5 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 			end = trailer->end_mono_ns;
 	}
 	schedmodel_finish(m, end);
-	return ret;
+	return p.ret;
 }

@@ -66,10 +66,22 @@ int srecchunk_check(const struct srec_chunk_head *head,
 	while (pos < head->raw_len) {
 		const struct schedrec_header *rec = (const void *)(payload +
 								   pos);
+		uint32_t left = head->raw_len - pos;
 
-		ret = check_record(head, payload, pos, types, why, why_size);
-		if (ret)
-			return ret;
+		/*
+		 * The common case first: a whole record of the fixed size
+		 * the event table gives its type (a multiple of 16; 0 means
+		 * any), not a STACK.
+		 */
+		if (left < sizeof(*rec) || rec->size > left ||
+		    rec->size < sizeof(*rec) ||
+		    rec->size != types->size[rec->type] ||
+		    rec->type == SCHEDREC_EV_STACK) {
+			ret = check_record(head, payload, pos, types, why,
+					   why_size);
+			if (ret)
+				return ret;
+		}
 		pos += rec->size;
 		if (rec->type == SCHEDREC_REC_PAD)
 			continue;

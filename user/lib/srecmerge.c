@@ -3,10 +3,11 @@
  * The .srec reader after the header: chunks, SYNC and the trailer, damaged
  * sections, and the merge of the CPUs by time; see srecreader.h.
  *
- * Each CPU has a queue of checked chunks.  A binary heap orders the CPUs
- * with a record to hand out by that record's timestamp; the oldest goes
- * out once it is older than the latest SYNC horizon (nothing older can
- * follow), or the input is over, or too much is held.
+ * Each CPU has a queue of checked chunks.  A binary heap (with few CPUs, a
+ * scan) orders the CPUs with a record to hand out by that record's
+ * timestamp; the oldest goes out once it is older than the latest SYNC
+ * horizon (nothing older can follow), or the input is over, or too much is
+ * held.  Records go out in batches: see srecreader_next_batch().
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,9 @@
 #include <string.h>
 
 #include "srecreader_priv.h"
+
+/* Up to this many CPUs, scan_top() finds the oldest record, not a heap */
+#define MERGE_SCAN_MAX	8
 
 /*
  * How far ahead of a CPU's current record deliver() prefetches: its
@@ -38,8 +42,11 @@ int reader_merge_init(struct srecreader *r)
 	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
 	r->heap_ts = calloc(r->nr_cpus, sizeof(*r->heap_ts));
 	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
-	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals)
+	r->scan = r->nr_cpus <= MERGE_SCAN_MAX;
+	r->scan_ts = malloc(r->nr_cpus * sizeof(*r->scan_ts));
+	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals || !r->scan_ts)
 		return -ENOMEM;
+	memset(r->scan_ts, 0xff, r->nr_cpus * sizeof(*r->scan_ts));
 	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
 			  SRECREADER_BUFFERED_DEFAULT;
 	if (r->max_buffered < two_chunks)
@@ -72,6 +79,7 @@ void reader_merge_free(struct srecreader *r)
 	free(r->cpus);
 	free(r->heap);
 	free(r->heap_ts);
+	free(r->scan_ts);
 	free(r->totals);
 	if (r->zstream_ready)
 		inflateEnd(&r->zstream);
@@ -94,6 +102,33 @@ static inline bool key_before(uint64_t ta, unsigned int a, uint64_t tb,
 }
 
 /*
+ * With up to MERGE_SCAN_MAX CPUs there is no heap: each CPU's record's
+ * time is in scan_ts (UINT64_MAX while it has none) and a scan without
+ * branches finds the oldest, first CPU first among equals.  Which CPU is
+ * next is a coin toss from one record to the next: the heap's branches
+ * would guess it wrong half the time.  heap[0], heap_ts[0] (the oldest)
+ * and heap_len mean the same either way.  Only with a CPU left.
+ */
+static inline void scan_top(struct srecreader *r)
+{
+	uint64_t best_ts = r->scan_ts[0];
+	unsigned int cpu, best = 0;
+
+	for (cpu = 1; cpu < r->nr_cpus; cpu++) {
+		bool older = r->scan_ts[cpu] < best_ts;
+
+		best = older ? cpu : best;
+		best_ts = older ? r->scan_ts[cpu] : best_ts;
+	}
+	/* every record left at UINT64_MAX: the first CPU that has one */
+	if (unlikely(!(r->scan_has >> best & 1)))
+		for (best = 0; !(r->scan_has >> best & 1); best++)
+			;
+	r->heap[0] = best;
+	r->heap_ts[0] = best_ts;
+}
+
+/*
  * The heap orders CPUs by the time of their current records, kept in
  * heap_ts beside them so that comparing reads no record.
  */
@@ -101,6 +136,13 @@ static void heap_push(struct srecreader *r, unsigned int cpu)
 {
 	uint64_t ts = cpu_record(r, cpu)->ts;
 	unsigned int i = r->heap_len++, parent;
+
+	if (r->scan) {
+		r->scan_ts[cpu] = ts;
+		r->scan_has |= 1u << cpu;
+		scan_top(r);
+		return;
+	}
 
 	for (; i; i = parent) {
 		parent = (i - 1) / 2;
@@ -121,6 +163,11 @@ static inline void heap_sift_down(struct srecreader *r, uint64_t ts)
 {
 	unsigned int i = 0, n = r->heap_len, cpu = r->heap[0], child;
 
+	if (r->scan) {
+		r->scan_ts[cpu] = ts;
+		scan_top(r);
+		return;
+	}
 	for (;;) {
 		child = 2 * i + 1;
 		if (child >= n)
@@ -141,6 +188,13 @@ static inline void heap_sift_down(struct srecreader *r, uint64_t ts)
 
 static void heap_pop(struct srecreader *r)
 {
+	if (r->scan) {
+		r->scan_has &= ~(1u << r->heap[0]);
+		r->scan_ts[r->heap[0]] = UINT64_MAX;
+		if (--r->heap_len)
+			scan_top(r);
+		return;
+	}
 	if (!--r->heap_len)
 		return;
 	r->heap[0] = r->heap[r->heap_len];
@@ -697,7 +751,8 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
  * next record of the same chunk, no numbers missing) is kept short: it is
  * half of what reading a trace costs.
  */
-static void deliver(struct srecreader *r, struct srec_record *rec)
+static inline __attribute__((always_inline)) void
+deliver(struct srecreader *r, struct srec_record *rec)
 {
 	unsigned int cpu = r->heap[0];
 	struct reader_cpu *c = &r->cpus[cpu];
@@ -841,16 +896,33 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 
 int srecreader_next(struct srecreader *r, struct srec_record *rec)
 {
+	return srecreader_next_batch(r, rec, 1);
+}
+
+int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
+			  unsigned int max)
+{
+	unsigned int n = 0;
+	bool any_time;
+
 	if (r->retired) {
 		chunk_put(r, r->retired);
 		r->retired = NULL;
 	}
-	/* the common case, kept small: a record is ready */
-	if (!r->error && r->heap_len && may_deliver(r)) {
-		deliver(r, rec);
-		return 1;
-	}
-	return next_slow(r, rec);
+	if (r->error || !r->heap_len)
+		return next_slow(r, recs);
+	/*
+	 * The common case, kept small: records are ready.  A chunk handed
+	 * out whole ends the batch, so that it is the one kept (retired)
+	 * until the next call, with the records that point into it; until
+	 * then no CPU leaves the heap and nothing is read, so of
+	 * may_deliver() only the horizon can change its answer.
+	 */
+	any_time = input_over(r) || r->buffered > r->max_buffered;
+	while (n < max && !r->retired &&
+	       (any_time || r->heap_ts[0] < r->horizon))
+		deliver(r, &recs[n++]);
+	return n ? (int)n : next_slow(r, recs);
 }
 
 int srecreader_for_each(struct srecreader *r,

@@ -25,7 +25,8 @@
  * chunks per CPU: see doc/srec-format.md), and never much more than
  * max_buffered: past that it hands out records anyway, and counts those
  * that then turn out to be older than one already handed out as "late".
- * Records of one CPU always come in file order.
+ * Records of one CPU always come in file order; records of the same time
+ * on several CPUs, lowest CPU first.
  *
  * Damage: a file cut short reads to its last complete section, with a
  * warning (and another if the trailer is missing).  A corrupt section (bad
@@ -170,6 +171,15 @@ struct srec_record {
  * srecreader_error() says why and every later call returns it.
  */
 int srecreader_next(struct srecreader *r, struct srec_record *rec);
+
+/*
+ * Up to @max next records at once into @recs, for a loop over every
+ * record: returns how many (at least 1), 0 at the end, or a negative
+ * errno as srecreader_next().  Each record's bytes stay valid until the
+ * next call.
+ */
+int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
+			  unsigned int max);
 
 /*
  * Call @fn for every remaining record; a non-zero return of @fn stops and

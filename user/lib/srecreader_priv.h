@@ -73,6 +73,9 @@ struct srecreader {
 	unsigned int *heap;		/* CPUs with records, oldest first */
 	uint64_t *heap_ts;		/* beside each: its record's time */
 	unsigned int heap_len;
+	bool scan;			/* few CPUs: see scan_top() */
+	uint32_t scan_has;		/* CPUs with a record */
+	uint64_t *scan_ts;		/* each CPU's record's time */
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
