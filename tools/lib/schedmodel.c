@@ -112,6 +112,8 @@ struct schedmodel {
 					 * that were not preempted
 					 */
 	char preempted;			/* the letter of those that were */
+	uint32_t high_state;		/* the last prev_state past letters */
+	char high_letter;		/* and its letter (0: none yet) */
 	struct sched_loss *losses;
 	size_t nr_losses, cap_losses;
 	struct stack_table stacks;
@@ -738,6 +740,19 @@ static void thread_switch_in(struct schedmodel *m, struct thread *t,
 	t->wake_ts = 0;
 }
 
+/*
+ * The letter of a prev_state with bits past the table (6.12's S is
+ * 0x2001 with TASK_FREEZABLE): one remembered, as the same comes again.
+ */
+static char high_state_letter(struct schedmodel *m, uint32_t prev_state)
+{
+	if (!m->high_letter || m->high_state != prev_state) {
+		m->high_state = prev_state;
+		m->high_letter = taskstate_letter(prev_state, false);
+	}
+	return m->high_letter;
+}
+
 static void on_switch(struct schedmodel *m, uint32_t cpu,
 		      const struct schedrec_switch *sw)
 {
@@ -787,7 +802,7 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 	if (prev) {
 		state = preempt ? m->preempted : sw->prev_state < STATE_LETTERS ?
 			m->letters[sw->prev_state] :
-			taskstate_letter(sw->prev_state, false);
+			high_state_letter(m, sw->prev_state);
 		if (m->want_switchout && ts >= m->win_start &&
 		    ts < m->win_end) {
 			struct switchout_ev ev = {

@@ -159,7 +159,8 @@ static void heap_push(struct srecreader *r, unsigned int cpu)
  * The top's record changed to one at @ts (or the top was replaced): move
  * it down, lifting the smaller child into the hole until it fits.
  */
-static inline void heap_sift_down(struct srecreader *r, uint64_t ts)
+static inline __attribute__((always_inline)) void
+heap_sift_down(struct srecreader *r, uint64_t ts)
 {
 	unsigned int i = 0, n = r->heap_len, cpu = r->heap[0], child;
 
