@@ -2,13 +2,14 @@
 /*
  * Random recordings through every report and export.  Each case writes a
  * trace from a random description in tracegen's language: any mix of
- * records on 1 to 5 CPUs, tids from a small pool and at the edges of
- * their range, reused by forks and execs, dead switch-outs, a thread
- * switched out on one CPU while another runs it, switches from a thread
- * to itself, stacks, losses, gaps, filtered records, names with any byte,
- * times equal or seconds apart, with or without a trailer.  Such records
- * are what a damaged or crafted file holds once its checksums are right,
- * so the reports must take them.  Every report then runs on the trace
+ * records on 1 to 5 CPUs (or 9 to 12, which the reader merges with a
+ * heap), tids from a small pool and at the edges of their range, reused
+ * by forks and execs, dead switch-outs, a thread switched out on one CPU
+ * while another runs it, switches from a thread to itself, stacks,
+ * losses, gaps, filtered records, names with any byte, times equal or
+ * seconds apart, with or without a trailer.  Such records are what a
+ * damaged or crafted file holds once its checksums are right, so the
+ * reports must take them.  Every report then runs on the trace
  * with each of its options, as text, CSV or SVG, and html and every
  * export, each with a random selection that applies to the trace.  Each
  * run must end by itself with 0 (1 when the trace has no trailer, unless
@@ -213,7 +214,8 @@ static unsigned int add_header(struct fuzz_trace *f, uint64_t *st,
 	uint64_t addr = 0xffffffff81000000ull;
 	unsigned int i, n, nr_ksyms = 0;
 
-	f->nr_cpus = 1 + below(st, 5);
+	/* more than 8 CPUs: the reader merges them with a heap, not a scan */
+	f->nr_cpus = chance(st, 20) ? 9 + below(st, 4) : 1 + below(st, 5);
 	text_printf(&f->desc, "cpus %u\n", f->nr_cpus);
 	if (chance(st, 30))
 		text_printf(&f->desc, "start %" PRIu64 "ns\n",
