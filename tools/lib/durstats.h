@@ -56,10 +56,10 @@ static inline unsigned int durstats_bucket_of(uint64_t v)
 	       (v >> (e - DURSTATS_SUB_BITS));
 }
 
-/* The values before the histogram, and the move to it: see below. */
+/* durstats_add() before the histogram: the exact values, then the move. */
 void durstats_add_slow(struct durstats *d, uint64_t ns);
 
-/* Inline: reports add a value per interval. */
+/* Add @ns (inline: reports add a value per interval). */
 static inline void durstats_add(struct durstats *d, uint64_t ns)
 {
 	if (!d->count || ns < d->min)
@@ -73,6 +73,7 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	else
 		durstats_add_slow(d, ns);
 }
+
 /* Nearest-rank percentile @pct (0 < pct <= 100); 0 if empty. */
 uint64_t durstats_percentile(struct durstats *d, double pct);
 void durstats_free(struct durstats *d);
