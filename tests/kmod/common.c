@@ -19,18 +19,24 @@
 /* how long an unload waits for the last user of the module to go */
 #define UNLOAD_WAIT_MS	5000
 
-int sr_module_load(const char *params)
+int sr_load_ko(const char *path, const char *params)
 {
-	const char *path = getenv("SCHEDREC_KO");
 	int fd, ret = 0;
 
-	fd = open(path ? path : SR_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int sr_module_load(const char *params)
+{
+	const char *path = getenv("SCHEDREC_KO");
+
+	return sr_load_ko(path ? path : SR_MODULE_PATH, params);
 }
 
 int sr_module_unload(void)
@@ -395,6 +401,20 @@ int sr_run_schedrec(char *const argv[], const char *role,
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int sr_write_text(const char *path, const char *text)
+{
+	ssize_t len = strlen(text);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 void sr_read_text(const char *path, char *buf, size_t size)

@@ -22,6 +22,8 @@
 #define SR_MODULE_PATH	"/lib/schedrec.ko"
 #define SR_MODULE_NAME	"schedrec"
 
+/* finit_module() of the .ko at @path with @params (NULL: none); 0 or -errno */
+int sr_load_ko(const char *path, const char *params);
 int sr_module_load(const char *params);
 int sr_module_unload(void);
 /* Unload, retrying for a while if the module is still in use. */
@@ -106,6 +108,9 @@ const char *sr_schedrec_bin(void);
  */
 int sr_run_schedrec(char *const argv[], const char *role,
 		    const char *err_path, char *out, size_t out_size);
+
+/* Write @text to the existing file @path in one write(); 0 or -errno. */
+int sr_write_text(const char *path, const char *text);
 
 /* File @path's text, at most @size - 1 bytes, into @buf ("" if none). */
 void sr_read_text(const char *path, char *buf, size_t size);

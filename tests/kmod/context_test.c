@@ -10,11 +10,9 @@
  * found by the time around its write.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,30 +44,17 @@ FIXTURE(ctx) {
 static int ctx_module_ensure(void)
 {
 	const char *path = getenv("SCHEDREC_CTXTEST_KO");
-	int fd, ret = 0;
+	int ret = sr_load_ko(path ? path : CTX_MODULE_PATH, NULL);
 
-	fd = open(path ? path : CTX_MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return ret == -EEXIST ? 0 : ret;
 }
 
 static int ctx_command(const char *name, pid_t tid)
 {
 	char buf[32];
-	int fd, len, ret = 0;
 
-	len = snprintf(buf, sizeof(buf), "%s %d\n", name, (int)tid);
-	fd = open(CTX_PROC, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "%s %d\n", name, (int)tid);
+	return sr_write_text(CTX_PROC, buf);
 }
 
 FIXTURE_SETUP(ctx)

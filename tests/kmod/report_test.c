@@ -176,20 +176,6 @@ static void show_file(const char *title, const char *path)
 	diag("---- end of %s\n", title);
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd, ret = 0;
-	ssize_t len = strlen(text);
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int read_file(const char *path, char *buf, size_t size)
 {
 	ssize_t len;
@@ -280,18 +266,13 @@ static int nr_loaded_modules;
 static int load_kmod(const char *name, const char *params)
 {
 	char path[256], sys[256];
-	int fd, ret = 0;
+	int ret;
 
 	snprintf(sys, sizeof(sys), "/sys/module/%s", name);
 	if (!access(sys, F_OK))
 		return 0;
 	snprintf(path, sizeof(path), KMOD_DIR "/%s.ko", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, params, 0))
-		ret = -errno;
-	close(fd);
+	ret = sr_load_ko(path, params);
 	if (!ret && nr_loaded_modules < (int)ARRAY_SIZE(loaded_modules))
 		snprintf(loaded_modules[nr_loaded_modules++],
 			 sizeof(loaded_modules[0]), "%s", name);
@@ -437,11 +418,11 @@ static void move_mask_file(const char *path)
 	if (!(mask & 1) || !(mask & ~1ull))
 		return;
 	snprintf(value, sizeof(value), "%llx", mask & ~1ull);
-	if (write_file(path, value))
+	if (sr_write_text(path, value))
 		return;
 	more = realloc(moved.file, (moved.files + 1) * sizeof(*more));
 	if (!more) {
-		write_file(path, old);
+		sr_write_text(path, old);
 		return;
 	}
 	moved.file = more;
@@ -483,8 +464,8 @@ static void back_to_cpu0(void)
 {
 	while (moved.files > 0) {
 		moved.files--;
-		write_file(moved.file[moved.files].path,
-			   moved.file[moved.files].old);
+		sr_write_text(moved.file[moved.files].path,
+			      moved.file[moved.files].old);
 	}
 	while (moved.tasks > 0) {
 		moved.tasks--;

@@ -5,11 +5,6 @@
 
 #include "durstats.h"
 
-static unsigned int highest_bit(uint64_t v)
-{
-	return 63 - __builtin_clzll(v);
-}
-
 /* The middle of bucket @b. */
 static uint64_t bucket_middle(unsigned int b)
 {
@@ -107,7 +102,7 @@ void durstats_free(struct durstats *d)
 
 void log2hist_add(struct log2hist *h, uint64_t value)
 {
-	h->slots[value ? highest_bit(value) : 0]++;
+	h->slots[value ? durstats_highest_bit(value) : 0]++;
 }
 
 uint64_t log2hist_low(unsigned int slot)

@@ -43,13 +43,19 @@ struct durstats {
 #define DURSTATS_BUCKETS	(((DURSTATS_TOP_EXP - DURSTATS_SUB_BITS) << \
 				  DURSTATS_SUB_BITS) + (2u << DURSTATS_SUB_BITS))
 
+/* The index of @v's highest set bit (@v > 0). */
+static inline unsigned int durstats_highest_bit(uint64_t v)
+{
+	return 63 - __builtin_clzll(v);
+}
+
 static inline unsigned int durstats_bucket_of(uint64_t v)
 {
 	unsigned int e;
 
 	if (v < (2u << DURSTATS_SUB_BITS))
 		return v;
-	e = 63 - __builtin_clzll(v);
+	e = durstats_highest_bit(v);
 	if (e >= DURSTATS_TOP_EXP)
 		return DURSTATS_BUCKETS - 1;
 	return ((e - DURSTATS_SUB_BITS) << DURSTATS_SUB_BITS) +

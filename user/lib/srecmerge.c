@@ -855,11 +855,16 @@ static bool input_over(const struct srecreader *r)
 	return r->done && r->next_file >= r->nr_next;
 }
 
+/* Whether any record held may go, however recent: see may_deliver(). */
+static bool may_deliver_any(const struct srecreader *r)
+{
+	return input_over(r) || r->buffered > r->max_buffered;
+}
+
 /* Whether the oldest record held can go: nothing older can follow. */
 static bool may_deliver(const struct srecreader *r)
 {
-	return input_over(r) || r->buffered > r->max_buffered ||
-	       r->heap_ts[0] < r->horizon;
+	return may_deliver_any(r) || r->heap_ts[0] < r->horizon;
 }
 
 /*
@@ -919,7 +924,7 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	 * then no CPU leaves the heap and nothing is read, so of
 	 * may_deliver() only the horizon can change its answer.
 	 */
-	any_time = input_over(r) || r->buffered > r->max_buffered;
+	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon))
 		deliver(r, &recs[n++]);
