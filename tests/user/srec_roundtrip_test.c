@@ -4,10 +4,12 @@
  * CPUs with records of every type, written raw and with zlib, to a file
  * and through a pipe, read back merged by time and compared record by
  * record, also in batches; the header's fields; the merge's memory bound
- * with and without SYNC, and its order among equal times; chunk splitting.
+ * with and without SYNC, and its order among equal times; chunk splitting;
+ * a mapped file cut short or written over while it is read.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -507,6 +509,96 @@ TEST(merge_ties)
 		srecreader_close(r);
 		expected_free(&got);
 		bytes_free(&file);
+	}
+}
+
+/* Whether @hdr is whole and of its type's size, as the file declares. */
+static bool record_fits(const struct srecreader_info *info,
+			const struct schedrec_header *hdr)
+{
+	uint32_t i;
+
+	if (hdr->size < sizeof(*hdr) || hdr->size % SCHEDREC_RECORD_ALIGN)
+		return false;
+	for (i = 0; i < info->nr_events; i++)
+		if (info->events[i].id == hdr->type)
+			return !info->events[i].size ||
+			       info->events[i].size == hdr->size;
+	return false;
+}
+
+/*
+ * A mapped file cut to half, or written over by another recording (as
+ * `schedrec record -o` over it does), after the first records were read:
+ * the reader hands out only whole records of their types' sizes, the
+ * first ones those of the recording, and it stops; cut, with an error
+ * that says why.
+ */
+TEST(changed_while_read)
+{
+	struct srec_record recs[READ_BATCH_MAX];
+	unsigned int written_over, calls;
+	int n, i;
+
+	for (written_over = 0; written_over < 2; written_over++) {
+		struct srecreader_options opt = { .diag = diag_collect };
+		struct bytes file = { 0 }, other = { 0 };
+		struct diag_log log = { 0 };
+		struct synth a, b;
+		struct srecreader *r;
+		char err[256], path[64];
+		size_t got = 0;
+		int fd;
+
+		opt.diag_arg = &log;
+		synth_init(&a, 4, 7);
+		synth_init(&b, 4, 8);
+		ASSERT_EQ(0u, synth_to_bytes(&a, &file, 0, 40, 500));
+		ASSERT_EQ(0u, synth_to_bytes(&b, &other, 0, 40, 500));
+		fd = memfd_create("changed", 0);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ((ssize_t)file.len, write(fd, file.data, file.len));
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		r = srecreader_open(path, &opt, err, sizeof(err));
+		ASSERT_NE(NULL, r) TH_LOG("%s", err);
+		n = srecreader_next_batch(r, recs, READ_BATCH_MAX);
+		ASSERT_LT(0, n);
+		for (i = 0; i < n; i++) {
+			const struct schedrec_header *want =
+				(const void *)a.expected.records[i].rec;
+
+			ASSERT_EQ(0, memcmp(want, recs[i].hdr, want->size));
+		}
+		got = n;
+
+		ASSERT_EQ(0, ftruncate(fd, written_over ? 0 : file.len / 2));
+		if (written_over)
+			ASSERT_EQ((ssize_t)other.len,
+				  pwrite(fd, other.data, other.len, 0));
+		for (calls = 0; calls < 1000000; calls++) {
+			n = srecreader_next_batch(r, recs, READ_BATCH_MAX);
+			if (n <= 0)
+				break;
+			for (i = 0; i < n; i++)
+				ASSERT_TRUE(record_fits(srecreader_info(r),
+							recs[i].hdr));
+			got += n;
+		}
+		ASSERT_GT(1000000u, calls);
+		if (!written_over) {
+			EXPECT_GT(0, n);
+			EXPECT_LT(got, a.expected.count);
+			EXPECT_TRUE(diag_says(&log, "changed while it was read"))
+				TH_LOG("%s", log.text);
+			EXPECT_NE(NULL, strstr(srecreader_error(r),
+					       "changed while it was read"));
+		}
+		srecreader_close(r);
+		close(fd);
+		bytes_free(&file);
+		bytes_free(&other);
+		synth_free(&a);
+		synth_free(&b);
 	}
 }
 

@@ -5,7 +5,9 @@
  * buffer), on a file and on a pipe that hands over a few bytes at a time,
  * give the input's bytes in order at the right offsets; reads past the
  * end stop short, and skipping (a NULL destination) consumes as reading
- * does.
+ * does.  A regular file is mapped and lent without a copy, a pipe is not;
+ * a file that grows after it was opened is read on past the mapping, and
+ * one cut short while mapped reads as zeros past its new end, not SIGBUS.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -30,8 +32,8 @@ static unsigned char *pattern(void)
 	return p;
 }
 
-/* A file holding the pattern, read from its start. */
-static int pattern_file(const unsigned char *p)
+/* A file holding the first @len bytes of the pattern, read from its start. */
+static int pattern_file(const unsigned char *p, size_t len)
 {
 	char path[] = "/tmp/srecinput_test.XXXXXX";
 	int fd = mkstemp(path);
@@ -39,7 +41,7 @@ static int pattern_file(const unsigned char *p)
 	if (fd < 0)
 		return -1;
 	unlink(path);
-	if (write(fd, p, INPUT_LEN) != (ssize_t)INPUT_LEN ||
+	if (write(fd, p, len) != (ssize_t)len ||
 	    lseek(fd, 0, SEEK_SET)) {
 		close(fd);
 		return -1;
@@ -79,38 +81,46 @@ static const size_t steps[] = {
 	1048576, 0, 3,
 };
 
-static void read_all(struct __test_metadata *_metadata, int fd,
-		     const unsigned char *p)
+/* Read @in to its end, which must be the pattern's. */
+static void read_input(struct __test_metadata *_metadata,
+		       struct srecinput *in, const unsigned char *p)
 {
 	unsigned char *got = malloc(BUF_SIZE * 5);
-	struct srecinput in;
 	const unsigned char *peeked;
 	size_t off = 0, i = 0, len, n;
 
 	ASSERT_NE(NULL, got);
-	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
 	while (off < INPUT_LEN) {
 		len = steps[i++ % ARRAY_SIZE(steps)];
 		/* a peek first, as the reader looks at a frame's head */
-		n = srecinput_peek(&in, 32, &peeked);
+		n = srecinput_peek(in, 32, &peeked);
 		ASSERT_EQ(INPUT_LEN - off < 32 ? INPUT_LEN - off : 32, n);
 		ASSERT_EQ(0, memcmp(p + off, peeked, n));
-		ASSERT_EQ(off, in.offset);
+		ASSERT_EQ(off, in->offset);
 		if (i % 3 == 0) {
-			n = srecinput_read(&in, NULL, len);
+			n = srecinput_read(in, NULL, len);
 		} else {
-			n = srecinput_read(&in, got, len);
+			n = srecinput_read(in, got, len);
 			ASSERT_EQ(0, memcmp(p + off, got, n));
 		}
 		ASSERT_EQ(INPUT_LEN - off < len ? INPUT_LEN - off : len, n);
 		off += n;
-		ASSERT_EQ(off, in.offset);
+		ASSERT_EQ(off, in->offset);
 	}
-	ASSERT_EQ(0, srecinput_peek(&in, 1, &peeked));
-	ASSERT_EQ(0, srecinput_read(&in, got, 100));
-	ASSERT_EQ(0, in.error);
-	srecinput_free(&in);
+	ASSERT_EQ(0, srecinput_peek(in, 1, &peeked));
+	ASSERT_EQ(0, srecinput_read(in, got, 100));
+	ASSERT_EQ(0, in->error);
 	free(got);
+}
+
+static void read_all(struct __test_metadata *_metadata, int fd,
+		     const unsigned char *p)
+{
+	struct srecinput in;
+
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	read_input(_metadata, &in, p);
+	srecinput_free(&in);
 }
 
 TEST(file)
@@ -119,7 +129,7 @@ TEST(file)
 	int fd;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p);
+	fd = pattern_file(p, INPUT_LEN);
 	ASSERT_LE(0, fd);
 	read_all(_metadata, fd, p);
 	close(fd);
@@ -151,7 +161,7 @@ TEST(peek_across_the_buffer_end)
 	int fd;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p);
+	fd = pattern_file(p, INPUT_LEN);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
 	ASSERT_EQ(BUF_SIZE - 10, srecinput_read(&in, NULL, BUF_SIZE - 10));
@@ -160,6 +170,89 @@ TEST(peek_across_the_buffer_end)
 	/* no more than the buffer, however much is asked */
 	ASSERT_EQ(BUF_SIZE, srecinput_peek(&in, 2 * BUF_SIZE, &peeked));
 	EXPECT_EQ(BUF_SIZE - 10, in.offset);
+	srecinput_free(&in);
+	close(fd);
+	free(p);
+}
+
+TEST(file_is_lent_pipe_is_not)
+{
+	unsigned char *p = pattern();
+	const unsigned char *lent;
+	struct srecinput in;
+	pid_t child;
+	int fd, status;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_file(p, INPUT_LEN);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	ASSERT_EQ(100, srecinput_read(&in, NULL, 100));
+	lent = srecinput_borrow(&in, INPUT_LEN - 200);
+	ASSERT_NE(NULL, lent);
+	EXPECT_EQ(0, memcmp(p + 100, lent, INPUT_LEN - 200));
+	EXPECT_EQ(INPUT_LEN - 100, in.offset);
+	/* not more than there is, and nothing consumed then */
+	EXPECT_EQ(NULL, srecinput_borrow(&in, 101));
+	EXPECT_EQ(INPUT_LEN - 100, in.offset);
+	EXPECT_FALSE(srecinput_shrunk(&in));
+	srecinput_free(&in);
+	close(fd);
+
+	fd = pattern_pipe(p, &child);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	EXPECT_EQ(NULL, srecinput_borrow(&in, 100));
+	EXPECT_EQ(0, in.offset);
+	srecinput_free(&in);
+	close(fd);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	free(p);
+}
+
+/* Written in two halves, the second once the first is mapped. */
+TEST(file_grown_after_open)
+{
+	unsigned char *p = pattern();
+	struct srecinput in;
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_file(p, INPUT_LEN / 2);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	ASSERT_NE(NULL, in.map);
+	ASSERT_EQ(INPUT_LEN / 2, pwrite(fd, p + INPUT_LEN / 2,
+					INPUT_LEN / 2, INPUT_LEN / 2));
+	read_input(_metadata, &in, p);
+	srecinput_free(&in);
+	close(fd);
+	free(p);
+}
+
+/* Cut to half while all of it is lent: the rest reads as zeros. */
+TEST(file_cut_while_mapped)
+{
+	unsigned char *p = pattern();
+	const unsigned char *lent;
+	struct srecinput in;
+	size_t i;
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	fd = pattern_file(p, INPUT_LEN);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	lent = srecinput_borrow(&in, INPUT_LEN);
+	ASSERT_NE(NULL, lent);
+	ASSERT_EQ(0, memcmp(p, lent, INPUT_LEN));
+	ASSERT_EQ(0, ftruncate(fd, INPUT_LEN / 2));
+	EXPECT_EQ(0, memcmp(p, lent, INPUT_LEN / 2));
+	EXPECT_FALSE(srecinput_shrunk(&in));
+	for (i = INPUT_LEN / 2; i < INPUT_LEN && !lent[i]; i++)
+		;
+	EXPECT_EQ(INPUT_LEN, i);
+	EXPECT_TRUE(srecinput_shrunk(&in));
 	srecinput_free(&in);
 	close(fd);
 	free(p);

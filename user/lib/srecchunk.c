@@ -6,6 +6,22 @@
 #include "ringreader.h"
 #include "srecchunk.h"
 
+void srecchunk_types_init(struct srec_type_sizes *types)
+{
+	unsigned int i;
+
+	for (i = 0; i < 256; i++)
+		types->size[i] = types->fixed[i] = -1;
+}
+
+void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
+			 int size)
+{
+	types->size[type] = size;
+	types->fixed[type] = size && type != SCHEDREC_REC_PAD &&
+			     type != SCHEDREC_EV_STACK ? size : -1;
+}
+
 /* Whether the record at @pos is whole and of a type the file declares. */
 static int check_record(const struct srec_chunk_head *head,
 			const unsigned char *payload, uint32_t pos,
@@ -52,6 +68,14 @@ static int check_record(const struct srec_chunk_head *head,
 	return 0;
 }
 
+int srecchunk_check_record(const struct srec_chunk_head *head,
+			   const unsigned char *payload, uint32_t pos,
+			   const struct srec_type_sizes *types,
+			   char *why, size_t why_size)
+{
+	return check_record(head, payload, pos, types, why, why_size);
+}
+
 int srecchunk_check(const struct srec_chunk_head *head,
 		    const unsigned char *payload,
 		    const struct srec_type_sizes *types,
@@ -74,9 +98,7 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		 * any), not a STACK.
 		 */
 		if (left < sizeof(*rec) || rec->size > left ||
-		    rec->size < sizeof(*rec) ||
-		    rec->size != types->size[rec->type] ||
-		    rec->type == SCHEDREC_EV_STACK) {
+		    rec->size != types->fixed[rec->type]) {
 			ret = check_record(head, payload, pos, types, why,
 					   why_size);
 			if (ret)

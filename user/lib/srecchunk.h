@@ -15,10 +15,21 @@
 #include "ringreader.h"
 #include "srecfmt.h"
 
-/* Record sizes by type, from the event table: -1 not in it, 0 any size. */
+/*
+ * Record sizes by type, from the event table: -1 not in it, 0 any size;
+ * and the size of every record of the type, -1 if it varies (PAD, STACK).
+ */
 struct srec_type_sizes {
 	int size[256];
+	int fixed[256];
 };
+
+/* No type declared. */
+void srecchunk_types_init(struct srec_type_sizes *types);
+
+/* Records of type @type are @size bytes, 0: any size. */
+void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
+			 int size);
 
 /*
  * The 64-bit sequence number of @rec, the record after the one numbered
@@ -40,6 +51,15 @@ static inline uint64_t srecchunk_record_seq(uint64_t next,
 }
 
 /*
+ * Whether the record at payload byte @pos (< head->raw_len) is whole and
+ * of a type the file declares, of its size: 0, or -EBADMSG and @why.
+ */
+int srecchunk_check_record(const struct srec_chunk_head *head,
+			   const unsigned char *payload, uint32_t pos,
+			   const struct srec_type_sizes *types,
+			   char *why, size_t why_size);
+
+/*
  * Check the decoded @payload (head->raw_len bytes, 8-aligned) against
  * @head and @types.  Returns 0, or -EBADMSG with the reason in @why.
  */
@@ -47,21 +67,5 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		    const unsigned char *payload,
 		    const struct srec_type_sizes *types,
 		    char *why, size_t why_size);
-
-/* Offset of the first record at or after @pos that is not PAD. */
-static inline uint32_t srecchunk_skip_pad(const struct srec_chunk_head *head,
-					  const unsigned char *payload,
-					  uint32_t pos)
-{
-	while (pos < head->raw_len) {
-		const struct schedrec_header *rec = (const void *)(payload +
-								   pos);
-
-		if (rec->type != SCHEDREC_REC_PAD)
-			break;
-		pos += rec->size;
-	}
-	return pos;
-}
 
 #endif /* SCHEDREC_SRECCHUNK_H */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * srecinput: a sequential, buffered reader of a file descriptor that knows
- * its byte offset and never seeks, so it reads pipes as well as files.
- * The reader of .srec files uses it to look at a frame before deciding to
- * consume it.
+ * its byte offset, so it reads pipes as well as files.  The reader of
+ * .srec files uses it to look at a frame before deciding to consume it.
+ *
+ * A regular file is mapped, as long as it was when opened: its bytes are
+ * then looked at in place, and srecinput_borrow() hands them out without
+ * a copy.  Past the mapping's end (a file that grew) it is read().  If the
+ * file shrinks meanwhile, the pages past its new end read as zeros, not
+ * SIGBUS, and srecinput_shrunk() says so.
  */
 #ifndef SCHEDREC_SRECINPUT_H
 #define SCHEDREC_SRECINPUT_H
@@ -21,6 +26,9 @@ struct srecinput {
 	uint64_t offset;	/* file offset of buf[start] */
 	bool eof;		/* read() returned 0 */
 	int error;		/* -errno of a failed read(), or 0 */
+	struct srecinput_map *map;	/* NULL: the input is not mapped */
+	bool mapped;		/* offset is in the mapping, not buf */
+	const int *shrunk;	/* see srecinput_shrunk() */
 };
 
 /* Read @fd through a buffer of @size bytes.  0 or -ENOMEM. */
@@ -40,5 +48,29 @@ size_t srecinput_peek(struct srecinput *in, size_t len,
  * many were consumed: fewer only at the end of the input or on an error.
  */
 size_t srecinput_read(struct srecinput *in, void *dst, size_t len);
+
+/*
+ * Consume @len bytes of a mapped file and return where they are, valid
+ * until srecinput_free() (or srecinput_release() of them); NULL, with
+ * nothing consumed, unless they are all in the mapping.
+ */
+const void *srecinput_borrow(struct srecinput *in, size_t len);
+
+/* Nothing before @offset will be looked at again: its pages can go. */
+void srecinput_release(struct srecinput *in, uint64_t offset);
+
+/*
+ * The input lets go of its mapping, which stays, with its pages given
+ * back, for what was borrowed from it: free it with srecinput_map_free()
+ * (NULL: there was none).
+ */
+struct srecinput_map *srecinput_detach_map(struct srecinput *in);
+void srecinput_map_free(struct srecinput_map *map);
+
+/* Whether the mapped file became shorter than it was when mapped. */
+static inline bool srecinput_shrunk(const struct srecinput *in)
+{
+	return __atomic_load_n(in->shrunk, __ATOMIC_RELAXED);
+}
 
 #endif /* SCHEDREC_SRECINPUT_H */

@@ -91,7 +91,49 @@ static const struct schedrec_header *cpu_record(const struct srecreader *r,
 {
 	const struct reader_cpu *c = &r->cpus[cpu];
 
-	return (const void *)(c->first->payload + c->pos);
+	return (const void *)(c->first->data + c->pos);
+}
+
+/*
+ * The mapped file changed under the reader (it was truncated, or written
+ * over): what it holds cannot be trusted any more, so nothing more goes.
+ */
+static void input_changed(struct srecreader *r, uint64_t offset)
+{
+	if (r->changed)
+		return;
+	r->changed = true;
+	r->error = 0;
+	reader_fail(r, -EIO, offset,
+		    "the file changed while it was read (truncated or written over, near offset %llu): reading stopped there",
+		    (unsigned long long)offset);
+}
+
+/*
+ * Where the record to hand out at or after payload byte @pos of @chunk is,
+ * past any PAD, or the payload's length if none is left.  The chunk was
+ * checked, but in a mapped file it may have changed since: what this
+ * steps over is checked again.
+ */
+static __attribute__((noinline)) uint32_t
+next_record(struct srecreader *r, const struct reader_chunk *chunk,
+	    uint32_t pos)
+{
+	const struct schedrec_header *rec;
+	char why[256];
+
+	while (pos < chunk->head.raw_len) {
+		if (srecchunk_check_record(&chunk->head, chunk->data, pos,
+					   &r->types, why, sizeof(why)))
+			break;
+		rec = (const void *)(chunk->data + pos);
+		if (rec->type != SCHEDREC_REC_PAD)
+			return pos;
+		pos += rec->size;
+	}
+	if (pos != chunk->head.raw_len)
+		input_changed(r, chunk->offset);
+	return chunk->head.raw_len;
 }
 
 /* Record time @ta of CPU @a comes before time @tb of CPU @b. */
@@ -213,6 +255,10 @@ static void report_corrupt(struct srecreader *r, uint64_t offset, int cpu,
 	char why[256];
 	va_list ap;
 
+	if (srecinput_shrunk(&r->in)) {
+		input_changed(r, offset);
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
@@ -231,6 +277,10 @@ static void report_corrupt(struct srecreader *r, uint64_t offset, int cpu,
 
 static void report_truncated(struct srecreader *r)
 {
+	if (srecinput_shrunk(&r->in)) {
+		input_changed(r, r->frame_offset);
+		return;
+	}
 	r->status.truncated = true;
 	r->status.eof = true;
 	r->done = true;
@@ -417,9 +467,10 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 		return;
 	}
 	c->first = c->last = chunk;
-	c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload, 0);
+	c->pos = next_record(r, chunk, 0);
 	c->chunk_start = true;
-	heap_push(r, cpu);
+	if (!r->changed)
+		heap_push(r, cpu);
 }
 
 /* Whether the chunk just read is sound; if not, @why says what is wrong. */
@@ -441,7 +492,7 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 	if ((h->flags & SREC_CHUNK_ZLIB) &&
 	    !inflate_payload(r, stored, chunk, why, why_size))
 		return false;
-	if (srecchunk_check(h, chunk->payload, &r->types, why, why_size))
+	if (srecchunk_check(h, chunk->data, &r->types, why, why_size))
 		return false;
 	if (c->accepted && h->first_seq < c->accepted_next) {
 		snprintf(why, why_size,
@@ -453,12 +504,17 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 	return true;
 }
 
-/* A chunk with room for @raw_len bytes: a spare one, or new; NULL: ENOMEM. */
+/*
+ * A chunk with room for @raw_len bytes (0: its records are borrowed): a
+ * spare one, or new; NULL: ENOMEM.
+ */
 static struct reader_chunk *chunk_get(struct srecreader *r, uint32_t raw_len)
 {
 	struct reader_chunk **link, *chunk;
 	size_t capacity;
 
+	if (!raw_len)
+		return calloc(1, sizeof(*chunk));
 	for (link = &r->spare; *link; link = &(*link)->next) {
 		chunk = *link;
 		if (chunk->capacity < raw_len)
@@ -482,7 +538,8 @@ static void chunk_put(struct srecreader *r, struct reader_chunk *chunk)
 {
 	if (!chunk)
 		return;
-	if (r->spare_bytes + chunk->capacity > r->status.buffered_peak) {
+	if (!chunk->capacity ||
+	    r->spare_bytes + chunk->capacity > r->status.buffered_peak) {
 		free(chunk);
 		return;
 	}
@@ -497,6 +554,7 @@ static void load_chunk(struct srecreader *r)
 	struct reader_chunk *chunk;
 	struct srec_chunk_head h;
 	enum section_status status;
+	const void *borrowed;
 	char why[256];
 	void *stored;
 
@@ -505,14 +563,17 @@ static void load_chunk(struct srecreader *r)
 		skip_corrupt(r, h.cpu < r->nr_cpus ? (int)h.cpu : -1, why);
 		return;
 	}
-	chunk = chunk_get(r, h.raw_len);
+	borrowed = h.flags & SREC_CHUNK_ZLIB ? NULL :
+		   reader_borrow_data(r, &status);
+	chunk = chunk_get(r, borrowed ? 0 : h.raw_len);
 	if (!chunk) {
 		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
 		return;
 	}
 	chunk->offset = offset;
 	chunk->head = h;
-	stored = chunk->payload;
+	chunk->data = borrowed ? borrowed : chunk->payload;
+	stored = (void *)chunk->data;
 	if (h.flags & SREC_CHUNK_ZLIB)
 		stored = reader_scratch(r, r->frame.data_len);
 	if (!stored) {
@@ -520,7 +581,8 @@ static void load_chunk(struct srecreader *r)
 		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
 		return;
 	}
-	status = reader_read_data(r, stored);
+	if (!borrowed)
+		status = reader_read_data(r, stored);
 	if (!data_status_ok(r, status)) {
 		chunk_put(r, chunk);
 		return;
@@ -742,17 +804,40 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 		heap_pop(r);
 		return;
 	}
-	c->pos = srecchunk_skip_pad(&c->first->head, c->first->payload, 0);
+	c->pos = next_record(r, c->first, 0);
 	c->chunk_start = true;
+	if (unlikely(r->changed)) {
+		heap_pop(r);
+		return;
+	}
 	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
 }
 
 /*
- * Hand out the oldest record and move its CPU on.  The common case (the
- * next record of the same chunk, no numbers missing) is kept short: it is
- * half of what reading a trace costs.
+ * A record about to go out is not of its type's fixed size: whether it is
+ * sound (a STACK, say) or changed since its chunk was checked, in a file
+ * changed while mapped (which stops the reader).
  */
-static inline __attribute__((always_inline)) void
+static __attribute__((noinline)) bool
+odd_record_ok(struct srecreader *r, const struct reader_chunk *chunk,
+	      uint32_t pos)
+{
+	char why[256];
+
+	if (!srecchunk_check_record(&chunk->head, chunk->data, pos, &r->types,
+				    why, sizeof(why)))
+		return true;
+	input_changed(r, chunk->offset);
+	return false;
+}
+
+/*
+ * Hand out the oldest record and move its CPU on; false if the record
+ * cannot go (see odd_record_ok()).  The common case (the next record of
+ * the same chunk, of its type's fixed size, no numbers missing) is kept
+ * short: it is half of what reading a trace costs.
+ */
+static inline __attribute__((always_inline)) bool
 deliver(struct srecreader *r, struct srec_record *rec)
 {
 	unsigned int cpu = r->heap[0];
@@ -763,6 +848,10 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	uint64_t ts = r->heap_ts[0], seq, expected;
 	uint32_t pos;
 
+	/* checked here, when it goes: a mapped file may have changed */
+	if (unlikely(hdr->size != r->types.fixed[hdr->type]) &&
+	    !odd_record_ok(r, chunk, c->pos))
+		return false;
 	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
 	if (unlikely(hdr->type == SCHEDREC_REC_LOST)) {
 		s->lost += ((const struct schedrec_lost *)hdr)->count;
@@ -787,22 +876,28 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	else
 		r->newest_ts = ts;
 
-	/* move on; the chunk stays allocated until the next call */
+	/*
+	 * Move on; the chunk stays until the next call.  At the chunk's end
+	 * or a PAD, next_record() finds the next one.  A record changed in a
+	 * mapped file may be read past its chunk's end, but no further than
+	 * the page after the file, which reads as zeros.
+	 */
 	pos = c->pos + hdr->size;
-	next = (const void *)(chunk->payload + pos);
-	if (unlikely(pos >= chunk->head.raw_len ||
-		     next->type == SCHEDREC_REC_PAD)) {
-		c->pos = srecchunk_skip_pad(&chunk->head, chunk->payload, pos);
+	next = (const void *)(chunk->data + pos);
+	if (likely(pos + sizeof(*next) <= chunk->head.raw_len &&
+		   next->type != SCHEDREC_REC_PAD)) {
+		c->pos = pos;
+	} else {
+		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
 			deliver_next_chunk(r, c);
-			return;
+			return true;
 		}
 		next = cpu_record(r, cpu);
-	} else {
-		c->pos = pos;
 	}
-	__builtin_prefetch(chunk->payload + c->pos + MERGE_PREFETCH);
+	__builtin_prefetch(chunk->data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, next->ts);
+	return true;
 }
 
 /* The end of the records: what the trailer says against what was read. */
@@ -877,9 +972,8 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 {
 	for (;;) {
 		if (r->error) {
-			if (!r->heap_len)
+			if (!r->heap_len || r->changed || !deliver(r, rec))
 				return r->error;
-			deliver(r, rec);
 			return 1;
 		}
 		/* a file of a series ended: what it holds merges with the next */
@@ -888,7 +982,8 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 		if (r->error)
 			continue;
 		if (r->heap_len && may_deliver(r)) {
-			deliver(r, rec);
+			if (!deliver(r, rec))
+				continue;
 			return 1;
 		}
 		if (r->done) {
@@ -898,6 +993,26 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 		}
 		read_section(r);
 	}
+}
+
+/*
+ * The records of the chunk handed out last are used: its payload can hold
+ * another, or, in a mapped file, the pages before every chunk held and
+ * the section being read can go.
+ */
+static __attribute__((noinline)) void retire(struct srecreader *r)
+{
+	uint64_t low = r->in.offset;
+	unsigned int cpu;
+
+	chunk_put(r, r->retired);
+	r->retired = NULL;
+	if (!r->in.map)
+		return;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->cpus[cpu].first && r->cpus[cpu].first->offset < low)
+			low = r->cpus[cpu].first->offset;
+	srecinput_release(&r->in, low);
 }
 
 int srecreader_next(struct srecreader *r, struct srec_record *rec)
@@ -911,10 +1026,10 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	unsigned int n = 0;
 	bool any_time;
 
-	if (r->retired) {
-		chunk_put(r, r->retired);
-		r->retired = NULL;
-	}
+	if (r->retired)
+		retire(r);
+	if (unlikely(srecinput_shrunk(&r->in)))
+		input_changed(r, r->in.offset);
 	if (r->error || !r->heap_len)
 		return next_slow(r, recs);
 	/*
@@ -926,8 +1041,9 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	 */
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
-	       (any_time || r->heap_ts[0] < r->horizon))
-		deliver(r, &recs[n++]);
+	       (any_time || r->heap_ts[0] < r->horizon) &&
+	       deliver(r, &recs[n]))
+		n++;
 	return n ? (int)n : next_slow(r, recs);
 }
 

@@ -131,12 +131,32 @@ enum section_status reader_read_frame(struct srecreader *r, char *why,
 	return SECTION_OK;
 }
 
+static const unsigned char zeros[SREC_ALIGN];
+
+static size_t frame_pad_len(const struct srecreader *r)
+{
+	return (SREC_ALIGN - r->frame.data_len % SREC_ALIGN) % SREC_ALIGN;
+}
+
+const void *reader_borrow_data(struct srecreader *r,
+			       enum section_status *status)
+{
+	size_t pad_len = frame_pad_len(r);
+	const unsigned char *data;
+
+	data = srecinput_borrow(&r->in, r->frame.data_len + pad_len);
+	if (!data)
+		return NULL;
+	r->status.sections++;
+	*status = memcmp(data + r->frame.data_len, zeros, pad_len) ?
+		  SECTION_DAMAGED : SECTION_OK;
+	return data;
+}
+
 enum section_status reader_read_data(struct srecreader *r, void *dst)
 {
-	static const unsigned char zeros[SREC_ALIGN];
 	unsigned char pad[SREC_ALIGN];
-	size_t pad_len = (SREC_ALIGN - r->frame.data_len % SREC_ALIGN) %
-			 SREC_ALIGN;
+	size_t pad_len = frame_pad_len(r);
 
 	if (srecinput_read(&r->in, dst, r->frame.data_len) <
 	    r->frame.data_len ||
@@ -432,7 +452,7 @@ static int read_events(struct srecreader *r)
 					   "corrupt header: event table entry %u (id %u, size %u)",
 					   i, ev->id, ev->size);
 		if (ev->id < 256)
-			r->types.size[ev->id] = ev->size;
+			srecchunk_types_set(&r->types, ev->id, ev->size);
 	}
 	qsort(r->events, count, sizeof(*r->events), compare_event);
 	for (i = 0; i < count; i++)
@@ -626,10 +646,9 @@ static struct srecreader *reader_new(int fd,
 	r->own_fd = -1;
 	if (opt)
 		r->opt = *opt;
-	for (i = 0; i < 256; i++) {
-		r->types.size[i] = -1;
+	srecchunk_types_init(&r->types);
+	for (i = 0; i < 256; i++)
 		r->event_index[i] = -1;
-	}
 	if (srecinput_init(&r->in, fd, READER_INPUT_SIZE)) {
 		free(r);
 		return NULL;
@@ -762,6 +781,23 @@ static bool continues_series(struct srecreader *r,
 	return false;
 }
 
+/* The ended file's mapping stays for the chunks queued from it. */
+static bool keep_map(struct srecreader *r)
+{
+	struct srecinput_map **maps;
+
+	if (!r->in.map)
+		return true;
+	maps = realloc(r->old_maps, (r->nr_old_maps + 1) * sizeof(*maps));
+	if (!maps) {
+		reader_fail(r, -ENOMEM, 0, "no memory");
+		return false;
+	}
+	r->old_maps = maps;
+	maps[r->nr_old_maps++] = srecinput_detach_map(&r->in);
+	return true;
+}
+
 bool reader_next_file(struct srecreader *r)
 {
 	struct srecreader_options opt = r->opt;
@@ -797,6 +833,10 @@ bool reader_next_file(struct srecreader *r)
 		r->series_totals[cpu].gaps += r->totals[cpu].gaps;
 	}
 	/* its input, and the record types it declares, become ours */
+	if (!keep_map(r)) {
+		srecreader_close(next);
+		return false;
+	}
 	srecinput_free(&r->in);
 	if (r->own_fd >= 0)
 		close(r->own_fd);
@@ -830,6 +870,9 @@ void srecreader_close(struct srecreader *r)
 	if (r->own_fd >= 0)
 		close(r->own_fd);
 	srecinput_free(&r->in);
+	for (i = 0; i < r->nr_old_maps; i++)
+		srecinput_map_free(r->old_maps[i]);
+	free(r->old_maps);
 	free(r->scratch);
 	free(r->strings);
 	free(r->events);

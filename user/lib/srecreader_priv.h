@@ -17,14 +17,16 @@
 #define READER_INPUT_SIZE	(256u << 10)
 
 /*
- * A chunk read and checked, waiting for its records to be handed out.  It
- * is allocated with its payload, which malloc's alignment and the layout
- * keep as aligned as the records in it need; once handed out, it waits on
- * the spare list for a payload that fits.
+ * A chunk read and checked, waiting for its records to be handed out.
+ * Its records are in the mapped file (borrowed, capacity 0), or in the
+ * payload allocated with it, which malloc's alignment and the layout keep
+ * as aligned as the records in it need; once handed out, a chunk with a
+ * payload waits on the spare list for a next one that fits.
  */
 struct reader_chunk {
 	struct reader_chunk *next;
 	uint64_t offset;
+	const unsigned char *data;	/* the records: borrowed, or payload */
 	size_t capacity;		/* payload bytes it has room for */
 	struct srec_chunk_head head;
 	unsigned char payload[] __attribute__((aligned(SCHEDREC_RECORD_ALIGN)));
@@ -107,6 +109,9 @@ struct srecreader {
 	unsigned int next_file;		/* the next of them to read */
 	uint64_t series_start_ns;	/* of the file being read */
 	struct srec_cpu_total *series_totals;	/* the files before */
+	struct srecinput_map **old_maps;	/* theirs, borrowed from */
+	unsigned int nr_old_maps;
+	bool changed;			/* the mapped file changed: stop */
 
 	struct srecreader_status status;
 	int error;
@@ -127,6 +132,14 @@ enum section_status reader_read_frame(struct srecreader *r, char *why,
  * padding; SECTION_DAMAGED if the padding is not zeros.
  */
 enum section_status reader_read_data(struct srecreader *r, void *dst);
+
+/*
+ * The current section's data (and padding) in place in the mapped file,
+ * consumed, or NULL, with nothing consumed, if it is not all mapped.
+ * *@status is SECTION_DAMAGED if the padding is not zeros.
+ */
+const void *reader_borrow_data(struct srecreader *r,
+			       enum section_status *status);
 
 /* Whether the data just read into @data matches the frame's CRC. */
 bool reader_data_crc_ok(const struct srecreader *r, const void *data);
