@@ -477,7 +477,7 @@ TEST(merge_without_sync)
  */
 TEST(merge_ties)
 {
-	static const unsigned int cpu_counts[] = { 4, 12 };
+	static const unsigned int cpu_counts[] = { 2, 3, 4, 7, 8, 12 };
 	unsigned int k, cpu, i;
 
 	for (k = 0; k < ARRAY_SIZE(cpu_counts); k++) {
@@ -494,16 +494,16 @@ TEST(merge_ties)
 		/* the file has them last CPU first */
 		for (cpu = nr; cpu-- > 0;)
 			put_switches(&file, cpu, 0, 1, 5000);
-		put_switches(&file, 2, 1, 1, UINT64_MAX);
-		put_switches(&file, 1, 1, 1, UINT64_MAX);
+		put_switches(&file, nr - 1, 1, 1, UINT64_MAX);
+		put_switches(&file, nr - 2, 1, 1, UINT64_MAX);
 		r = open_bytes(file.data, file.len, &opt, err, sizeof(err));
 		ASSERT_NE(NULL, r) TH_LOG("%s", err);
 		EXPECT_EQ(0, read_all(r, &got));
 		ASSERT_EQ(nr + 2, got.count);
 		for (i = 0; i < nr; i++)
 			EXPECT_EQ(i, got.records[i].cpu) TH_LOG("%u CPUs", nr);
-		EXPECT_EQ(1u, got.records[nr].cpu) TH_LOG("%u CPUs", nr);
-		EXPECT_EQ(2u, got.records[nr + 1].cpu) TH_LOG("%u CPUs", nr);
+		EXPECT_EQ(nr - 2, got.records[nr].cpu) TH_LOG("%u CPUs", nr);
+		EXPECT_EQ(nr - 1, got.records[nr + 1].cpu) TH_LOG("%u CPUs", nr);
 		for (cpu = 0; cpu < nr; cpu++)
 			EXPECT_EQ(0u, srecreader_cpu(r, cpu)->late);
 		srecreader_close(r);

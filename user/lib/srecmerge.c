@@ -36,17 +36,19 @@
 
 int reader_merge_init(struct srecreader *r)
 {
-	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max;
+	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max, scan_len;
 
 	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
 	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
 	r->heap_ts = calloc(r->nr_cpus, sizeof(*r->heap_ts));
 	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
 	r->scan = r->nr_cpus <= MERGE_SCAN_MAX;
-	r->scan_ts = malloc(r->nr_cpus * sizeof(*r->scan_ts));
+	/* CPUs past nr_cpus, up to what scan_top() looks at, have none */
+	scan_len = r->scan ? MERGE_SCAN_MAX : r->nr_cpus;
+	r->scan_ts = malloc(scan_len * sizeof(*r->scan_ts));
 	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals || !r->scan_ts)
 		return -ENOMEM;
-	memset(r->scan_ts, 0xff, r->nr_cpus * sizeof(*r->scan_ts));
+	memset(r->scan_ts, 0xff, scan_len * sizeof(*r->scan_ts));
 	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
 			  SRECREADER_BUFFERED_DEFAULT;
 	if (r->max_buffered < two_chunks)
@@ -143,24 +145,51 @@ static inline bool key_before(uint64_t ta, unsigned int a, uint64_t tb,
 	return ta < tb || (ta == tb && a < b);
 }
 
+/* The older of two CPUs' times, the first winning a tie. */
+static inline unsigned int scan_pair(const uint64_t *ts, unsigned int a,
+				     uint64_t *older)
+{
+	bool second = ts[a + 1] < ts[a];
+
+	*older = second ? ts[a + 1] : ts[a];
+	return a + second;
+}
+
 /*
  * With up to MERGE_SCAN_MAX CPUs there is no heap: each CPU's record's
- * time is in scan_ts (UINT64_MAX while it has none) and a scan without
- * branches finds the oldest, first CPU first among equals.  Which CPU is
- * next is a coin toss from one record to the next: the heap's branches
- * would guess it wrong half the time.  heap[0], heap_ts[0] (the oldest)
- * and heap_len mean the same either way.  Only with a CPU left.
+ * time is in scan_ts (UINT64_MAX while it has none, and past nr_cpus)
+ * and a scan without branches finds the oldest, first CPU first among
+ * equals.  Which CPU is next is a coin toss from one record to the next:
+ * the heap's branches would guess it wrong half the time.  heap[0],
+ * heap_ts[0] (the oldest) and heap_len mean the same either way.  Only
+ * with a CPU left.
  */
 static inline void scan_top(struct srecreader *r)
 {
-	uint64_t best_ts = r->scan_ts[0];
-	unsigned int cpu, best = 0;
+	const uint64_t *ts = r->scan_ts;
+	unsigned int best, cpu, other;
+	uint64_t best_ts, other_ts;
 
-	for (cpu = 1; cpu < r->nr_cpus; cpu++) {
-		bool older = r->scan_ts[cpu] < best_ts;
+	if (r->nr_cpus > 2 && r->nr_cpus <= 4) {
+		/* pairs, then their winners: no chain of compares */
+		bool second;
 
-		best = older ? cpu : best;
-		best_ts = older ? r->scan_ts[cpu] : best_ts;
+		best = scan_pair(ts, 0, &best_ts);
+		other = scan_pair(ts, 2, &other_ts);
+		second = other_ts < best_ts;
+		best = second ? other : best;
+		best_ts = second ? other_ts : best_ts;
+	} else if (r->nr_cpus <= 2) {
+		best = scan_pair(ts, 0, &best_ts);
+	} else {
+		best_ts = ts[0];
+		best = 0;
+		for (cpu = 1; cpu < r->nr_cpus; cpu++) {
+			bool older = ts[cpu] < best_ts;
+
+			best = older ? cpu : best;
+			best_ts = older ? ts[cpu] : best_ts;
+		}
 	}
 	/* every record left at UINT64_MAX: the first CPU that has one */
 	if (unlikely(!(r->scan_has >> best & 1)))
