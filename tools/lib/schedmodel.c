@@ -954,16 +954,13 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 	}
 }
 
+/* A record, once the model started and has not failed. */
 static inline __attribute__((always_inline)) int
-model_record(struct schedmodel *m, const struct srec_record *rec)
+model_step(struct schedmodel *m, const struct srec_record *rec)
 {
 	const struct schedrec_header *hdr = rec->hdr;
 	struct cpu *c;
 
-	if (!m->started)
-		set_origin(m, hdr->ts);
-	if (m->failed)
-		return -ENOMEM;
 	if (hdr->ts >= m->win_end)
 		return 0;
 	if (rec->cpu >= m->nr_cpus)
@@ -1023,17 +1020,27 @@ model_record(struct schedmodel *m, const struct srec_record *rec)
 
 int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 {
-	return model_record(m, rec);
+	if (!m->started)
+		set_origin(m, rec->hdr->ts);
+	if (m->failed)
+		return -ENOMEM;
+	return model_step(m, rec);
 }
 
 int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed)
 {
 	unsigned int i;
-	int ret = 1;
+	int ret;
 
-	for (i = 0; i < n && ret == 1; i++)
-		ret = model_record(m, &recs[i]);
+	if (!n) {
+		*fed = 0;
+		return 1;
+	}
+	/* after the first, the model is started and, going on, not failed */
+	ret = schedmodel_record(m, &recs[0]);
+	for (i = 1; i < n && ret == 1; i++)
+		ret = model_step(m, &recs[i]);
 	*fed = i;
 	return ret;
 }

@@ -107,11 +107,12 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 				going = pass_record(m, hooks, &recs[i], &p);
 			continue;
 		}
-		/* without hooks, the whole batch at once */
+		/*
+		 * Without hooks, the whole batch at once; the model keeps
+		 * the newest time of the records it took (and
+		 * schedmodel_finish() ends no earlier), so p.end need not.
+		 */
 		p.ret = schedmodel_records(m, recs, n, &fed);
-		for (i = 0; i < (int)fed; i++)
-			if (recs[i].hdr->ts > p.end)
-				p.end = recs[i].hdr->ts;
 		if (p.ret != 1) {
 			p.early = !p.ret;
 			going = false;

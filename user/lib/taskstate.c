@@ -43,8 +43,3 @@ char taskstate_letter(uint32_t prev_state, bool preempt)
 {
 	return taskstate_ftrace(prev_state, preempt, TASKSTATE_EXIT_UNKNOWN)[0];
 }
-
-bool taskstate_is_dead(uint32_t prev_state)
-{
-	return prev_state & TASKSTATE_DEAD;
-}

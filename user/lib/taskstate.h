@@ -60,6 +60,9 @@ const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
 char taskstate_letter(uint32_t prev_state, bool preempt);
 
 /* True for the final switch of an exiting task (Z or X, see above). */
-bool taskstate_is_dead(uint32_t prev_state);
+static inline bool taskstate_is_dead(uint32_t prev_state)
+{
+	return prev_state & TASKSTATE_DEAD;
+}
 
 #endif /* SCHEDREC_TASKSTATE_H */
