@@ -36,7 +36,7 @@
 
 int reader_merge_init(struct srecreader *r)
 {
-	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max, scan_len;
+	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max;
 
 	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
 	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
@@ -44,11 +44,15 @@ int reader_merge_init(struct srecreader *r)
 	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
 	r->scan = r->nr_cpus <= MERGE_SCAN_MAX;
 	/* CPUs past nr_cpus, up to what scan_top() looks at, have none */
-	scan_len = r->scan ? MERGE_SCAN_MAX : r->nr_cpus;
-	r->scan_ts = malloc(scan_len * sizeof(*r->scan_ts));
-	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals || !r->scan_ts)
+	if (r->scan) {
+		r->scan_ts = malloc(MERGE_SCAN_MAX * sizeof(*r->scan_ts));
+		if (r->scan_ts)
+			memset(r->scan_ts, 0xff,
+			       MERGE_SCAN_MAX * sizeof(*r->scan_ts));
+	}
+	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals ||
+	    (r->scan && !r->scan_ts))
 		return -ENOMEM;
-	memset(r->scan_ts, 0xff, scan_len * sizeof(*r->scan_ts));
 	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
 			  SRECREADER_BUFFERED_DEFAULT;
 	if (r->max_buffered < two_chunks)
@@ -97,8 +101,9 @@ static const struct schedrec_header *cpu_record(const struct srecreader *r,
 }
 
 /*
- * The mapped file changed under the reader (it was truncated, or written
- * over): what it holds cannot be trusted any more, so nothing more goes.
+ * The mapped file changed under the reader (it was cut short, or written
+ * over; a page that cannot be read also raises SIGBUS): what it holds
+ * cannot be trusted any more, so nothing more goes.
  */
 static void input_changed(struct srecreader *r, uint64_t offset)
 {
@@ -107,7 +112,7 @@ static void input_changed(struct srecreader *r, uint64_t offset)
 	r->changed = true;
 	r->error = 0;
 	reader_fail(r, -EIO, offset,
-		    "the file changed while it was read (truncated or written over, near offset %llu): reading stopped there",
+		    "the file changed while it was read (cut short or written over), or a page of it could not be read, near offset %llu: reading stopped there",
 		    (unsigned long long)offset);
 }
 
