@@ -698,7 +698,8 @@ static void thread_switch_out(struct schedmodel *m, struct thread *t,
 	t->since = ts;
 	t->state = state;
 	t->wake_ts = 0;
-	if (state == 'R')
+	/* the waiters serve only usurped time: without it, none to keep */
+	if (m->want_usurp && state == 'R')
 		waiter_add(m, t, cpu, ts);
 }
 
@@ -725,13 +726,13 @@ static void thread_switch_in(struct schedmodel *m, struct thread *t,
 	}
 	if (t->where == WHERE_OFF) {
 		emit_offcpu(m, t, t->since, ts, cpu, 0);
-		if (t->state == 'R' && m->want_latency)
+		if (m->want_latency && t->state == 'R')
 			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
 	} else if (t->where == WHERE_UNSEEN) {
 		/* off CPU since before the recording, as far as we know */
 		emit_offcpu(m, t, m->origin, ts, cpu, IV_CUT_START);
 	}
-	if (t->wake_ts && m->want_latency)
+	if (m->want_latency && t->wake_ts)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
 	waiter_remove(m, t);
 	t->where = WHERE_ON;
@@ -800,9 +801,12 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		stack = c->pending_stack;
 	c->pending_stack = NULL;
 	if (prev) {
-		state = preempt ? m->preempted : sw->prev_state < STATE_LETTERS ?
-			m->letters[sw->prev_state] :
-			high_state_letter(m, sw->prev_state);
+		char letter = sw->prev_state < STATE_LETTERS ?
+			      m->letters[sw->prev_state] :
+			      high_state_letter(m, sw->prev_state);
+
+		/* preempted or not is a coin toss: masks, not a branch */
+		state = letter ^ ((letter ^ m->preempted) & -(int)preempt);
 		if (m->want_switchout && ts >= m->win_start &&
 		    ts < m->win_end) {
 			struct switchout_ev ev = {
@@ -814,7 +818,7 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 			EMIT(m, switchout, &ev);
 		}
 		/* a dying thread's last switch-out starts no interval */
-		if (!preempt && taskstate_is_dead(sw->prev_state))
+		if (taskstate_is_dead(sw->prev_state) && !preempt)
 			thread_drop(m, prev);
 		else
 			thread_switch_out(m, prev, cpu, ts, state, stack);

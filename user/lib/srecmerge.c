@@ -150,14 +150,26 @@ static inline bool key_before(uint64_t ta, unsigned int a, uint64_t tb,
 	return ta < tb || (ta == tb && a < b);
 }
 
+/*
+ * @b (time @tb) in place of @a (time *@ta) if it is older, by masks: the
+ * compiler may make a branch of a conditional, and which CPU is older is
+ * a coin toss.
+ */
+static inline unsigned int scan_older(unsigned int a, uint64_t *ta,
+				      unsigned int b, uint64_t tb)
+{
+	uint64_t take = -(uint64_t)(tb < *ta);
+
+	*ta ^= (*ta ^ tb) & take;
+	return a ^ ((a ^ b) & (unsigned int)take);
+}
+
 /* The older of two CPUs' times, the first winning a tie. */
 static inline unsigned int scan_pair(const uint64_t *ts, unsigned int a,
 				     uint64_t *older)
 {
-	bool second = ts[a + 1] < ts[a];
-
-	*older = second ? ts[a + 1] : ts[a];
-	return a + second;
+	*older = ts[a];
+	return scan_older(a, older, a + 1, ts[a + 1]);
 }
 
 /*
@@ -177,24 +189,16 @@ static inline void scan_top(struct srecreader *r)
 
 	if (r->nr_cpus > 2 && r->nr_cpus <= 4) {
 		/* pairs, then their winners: no chain of compares */
-		bool second;
-
 		best = scan_pair(ts, 0, &best_ts);
 		other = scan_pair(ts, 2, &other_ts);
-		second = other_ts < best_ts;
-		best = second ? other : best;
-		best_ts = second ? other_ts : best_ts;
+		best = scan_older(best, &best_ts, other, other_ts);
 	} else if (r->nr_cpus <= 2) {
 		best = scan_pair(ts, 0, &best_ts);
 	} else {
 		best_ts = ts[0];
 		best = 0;
-		for (cpu = 1; cpu < r->nr_cpus; cpu++) {
-			bool older = ts[cpu] < best_ts;
-
-			best = older ? cpu : best;
-			best_ts = older ? ts[cpu] : best_ts;
-		}
+		for (cpu = 1; cpu < r->nr_cpus; cpu++)
+			best = scan_older(best, &best_ts, cpu, ts[cpu]);
 	}
 	/* every record left at UINT64_MAX: the first CPU that has one */
 	if (unlikely(!(r->scan_has >> best & 1)))
