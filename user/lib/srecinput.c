@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sequential buffered input with offsets, no seeking; see srecinput.h. */
+/* Sequential input with offsets, mapped or read(); see srecinput.h. */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
