@@ -125,19 +125,20 @@ TEST(major_version_zero)
 	bytes_free(&b);
 }
 
-/* Impossible FILE fields, each refused. */
+/* Impossible FILE fields, each refused, naming the field and its range. */
 TEST(file_head_counts)
 {
 	static const struct {
 		uint32_t nr_cpus;
 		uint32_t chunk_max;
+		const char *says;
 	} cases[] = {
-		{ 0, SREC_CHUNK_MIN },
-		{ 0xffffffffu, SREC_CHUNK_MIN },
-		{ SREC_CPUS_MAX + 1, SREC_CHUNK_MIN },
-		{ 2, 0 },
-		{ 2, SREC_CHUNK_LIMIT + 1 },
-		{ 2, 0xffffffffu },
+		{ 0, SREC_CHUNK_MIN, "a count of 0 CPUs, not 1 to 65536" },
+		{ 0xffffffffu, SREC_CHUNK_MIN, "4294967295 CPUs, not 1 to" },
+		{ SREC_CPUS_MAX + 1, SREC_CHUNK_MIN, "65537 CPUs, not 1 to" },
+		{ 1, 0, "chunks of up to 0 bytes, not 65536 to 16777216" },
+		{ 2, SREC_CHUNK_LIMIT + 1, "up to 16777217 bytes, not" },
+		{ 2, 0xffffffffu, "up to 4294967295 bytes, not" },
 	};
 	unsigned int i;
 	char err[256];
@@ -150,9 +151,10 @@ TEST(file_head_counts)
 		file.chunk_max = cases[i].chunk_max;
 		put_file_head(&b, &file, sizeof(file), NULL, 0);
 		put_tables(&b);
-		EXPECT_TRUE(open_fails(&b, EBADMSG, "corrupt header", err,
+		EXPECT_TRUE(open_fails(&b, EBADMSG, cases[i].says, err,
 				       sizeof(err)))
 			TH_LOG("case %u: %s", i, err);
+		EXPECT_NE(NULL, strstr(err, "corrupt header")) TH_LOG("%s", err);
 		bytes_free(&b);
 	}
 }

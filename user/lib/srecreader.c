@@ -362,12 +362,16 @@ static int read_file_section(struct srecreader *r)
 	data = header_data(r, "FILE section");
 	if (!data)
 		return r->error;
-	if (!file->nr_cpus || file->nr_cpus > SREC_CPUS_MAX ||
-	    file->chunk_max < SREC_CHUNK_MIN ||
+	if (!file->nr_cpus || file->nr_cpus > SREC_CPUS_MAX)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: a count of %u CPUs, not 1 to %u",
+				   file->nr_cpus, SREC_CPUS_MAX);
+	if (file->chunk_max < SREC_CHUNK_MIN ||
 	    file->chunk_max > SREC_CHUNK_LIMIT)
 		return header_fail(r, -EBADMSG,
-				   "corrupt header: %u CPUs, chunks of %u bytes",
-				   file->nr_cpus, file->chunk_max);
+				   "corrupt header: chunks of up to %u bytes, not %u to %u",
+				   file->chunk_max, SREC_CHUNK_MIN,
+				   SREC_CHUNK_LIMIT);
 	r->nr_cpus = file->nr_cpus;
 	/* seven strings, each NUL-terminated, which may overlap */
 	r->strings = malloc(7 * ((size_t)r->frame.data_len + 1));
