@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -546,7 +545,7 @@ TEST(changed_while_read)
 		struct diag_log log = { 0 };
 		struct synth a, b;
 		struct srecreader *r;
-		char err[256], path[64];
+		char err[256];
 		size_t got = 0;
 		int fd;
 
@@ -555,11 +554,8 @@ TEST(changed_while_read)
 		synth_init(&b, 4, 8);
 		ASSERT_EQ(0u, synth_to_bytes(&a, &file, 0, 40, 500));
 		ASSERT_EQ(0u, synth_to_bytes(&b, &other, 0, 40, 500));
-		fd = memfd_create("changed", 0);
-		ASSERT_LE(0, fd);
-		ASSERT_EQ((ssize_t)file.len, write(fd, file.data, file.len));
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		r = srecreader_open(path, &opt, err, sizeof(err));
+		r = open_bytes_fd(file.data, file.len, &opt, err, sizeof(err),
+				  &fd);
 		ASSERT_NE(NULL, r) TH_LOG("%s", err);
 		n = srecreader_next_batch(r, recs, READ_BATCH_MAX);
 		ASSERT_LT(0, n);

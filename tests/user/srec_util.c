@@ -391,18 +391,27 @@ int synth_to_bytes(struct synth *s, struct bytes *out, int zlib_level,
 	return ret;
 }
 
+struct srecreader *open_bytes_fd(const void *data, size_t len,
+				 const struct srecreader_options *opt,
+				 char *err, size_t err_size, int *fd)
+{
+	char path[64];
+
+	*fd = memfd_create("srec", 0);
+	if (*fd < 0 || (len && write(*fd, data, len) != (ssize_t)len))
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
+	return srecreader_open(path, opt, err, err_size);
+}
+
 struct srecreader *open_bytes(const void *data, size_t len,
 			      const struct srecreader_options *opt,
 			      char *err, size_t err_size)
 {
 	struct srecreader *r;
-	char path[64];
-	int fd = memfd_create("srec", 0);
+	int fd;
 
-	if (fd < 0 || (len && write(fd, data, len) != (ssize_t)len))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	r = srecreader_open(path, opt, err, err_size);
+	r = open_bytes_fd(data, len, opt, err, err_size, &fd);
 	close(fd);
 	return r;
 }

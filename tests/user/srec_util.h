@@ -125,6 +125,11 @@ struct srecreader *open_bytes(const void *data, size_t len,
 			      const struct srecreader_options *opt,
 			      char *err, size_t err_size);
 
+/* The same, and in *@fd the memfd holding the copy, for the caller to close. */
+struct srecreader *open_bytes_fd(const void *data, size_t len,
+				 const struct srecreader_options *opt,
+				 char *err, size_t err_size, int *fd);
+
 /* What the diagnostics callback saw. */
 struct diag_log {
 	unsigned int warnings;

@@ -39,7 +39,6 @@ struct srecinput_map {
 
 /* the mappings, for the SIGBUS handler: read and set with __atomic */
 static struct srecinput_map *maps[SRECINPUT_MAPS_MAX];
-static const int never_shrunk;
 static struct sigaction sigbus_old;
 static bool sigbus_set;
 static size_t page_size;
@@ -130,7 +129,6 @@ static void map_open(struct srecinput *in)
 	__atomic_store_n(&maps[slot], m, __ATOMIC_RELEASE);
 	in->map = m;
 	in->mapped = true;
-	in->shrunk = &m->shrunk;
 }
 
 /* Where the mapped byte at offset @offset is. */
@@ -161,7 +159,6 @@ int srecinput_init(struct srecinput *in, int fd, size_t size)
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->size = size;
-	in->shrunk = &never_shrunk;
 	in->buf = malloc(size);
 	if (!in->buf)
 		return -ENOMEM;
@@ -182,15 +179,22 @@ void srecinput_map_free(struct srecinput_map *map)
 	free(map);
 }
 
-struct srecinput_map *srecinput_detach_map(struct srecinput *in)
+/* The input forgets its mapping (which stays) and reads no more of it. */
+static struct srecinput_map *map_forget(struct srecinput *in)
 {
 	struct srecinput_map *map = in->map;
 
-	if (map)
-		madvise(map->base, map->len, MADV_DONTNEED);
 	in->map = NULL;
 	in->mapped = false;
-	in->shrunk = &never_shrunk;
+	return map;
+}
+
+struct srecinput_map *srecinput_detach_map(struct srecinput *in)
+{
+	struct srecinput_map *map = map_forget(in);
+
+	if (map)
+		madvise(map->base, map->len, MADV_DONTNEED);
 	return map;
 }
 
@@ -198,10 +202,12 @@ void srecinput_free(struct srecinput *in)
 {
 	free(in->buf);
 	in->buf = NULL;
-	srecinput_map_free(in->map);
-	in->map = NULL;
-	in->mapped = false;
-	in->shrunk = &never_shrunk;
+	srecinput_map_free(map_forget(in));
+}
+
+bool srecinput_shrunk(const struct srecinput *in)
+{
+	return in->map && __atomic_load_n(&in->map->shrunk, __ATOMIC_RELAXED);
 }
 
 const void *srecinput_borrow(struct srecinput *in, size_t len)

@@ -28,7 +28,6 @@ struct srecinput {
 	int error;		/* -errno of a failed read(), or 0 */
 	struct srecinput_map *map;	/* NULL: the input is not mapped */
 	bool mapped;		/* offset is in the mapping, not buf */
-	const int *shrunk;	/* see srecinput_shrunk() */
 };
 
 /* Read @fd through a buffer of @size bytes.  0 or -ENOMEM. */
@@ -68,9 +67,6 @@ struct srecinput_map *srecinput_detach_map(struct srecinput *in);
 void srecinput_map_free(struct srecinput_map *map);
 
 /* Whether the mapped file became shorter than it was when mapped. */
-static inline bool srecinput_shrunk(const struct srecinput *in)
-{
-	return __atomic_load_n(in->shrunk, __ATOMIC_RELAXED);
-}
+bool srecinput_shrunk(const struct srecinput *in);
 
 #endif /* SCHEDREC_SRECINPUT_H */

@@ -117,22 +117,37 @@ static void input_changed(struct srecreader *r, uint64_t offset)
 }
 
 /*
+ * Whether the record at payload byte @pos of @chunk is still sound: the
+ * chunk was checked, but in a mapped file it may have changed since,
+ * which stops the reader.
+ */
+static __attribute__((noinline)) bool
+record_still_sound(struct srecreader *r, const struct reader_chunk *chunk,
+		   uint32_t pos)
+{
+	char why[256];
+
+	if (!srecchunk_check_record(&chunk->head, chunk->data, pos, &r->types,
+				    why, sizeof(why)))
+		return true;
+	input_changed(r, chunk->offset);
+	return false;
+}
+
+/*
  * Where the record to hand out at or after payload byte @pos of @chunk is,
- * past any PAD, or the payload's length if none is left.  The chunk was
- * checked, but in a mapped file it may have changed since: what this
- * steps over is checked again.
+ * past any PAD, or the payload's length if none is left; what this steps
+ * over is checked again (record_still_sound()).
  */
 static __attribute__((noinline)) uint32_t
 next_record(struct srecreader *r, const struct reader_chunk *chunk,
 	    uint32_t pos)
 {
 	const struct schedrec_header *rec;
-	char why[256];
 
 	while (pos < chunk->head.raw_len) {
-		if (srecchunk_check_record(&chunk->head, chunk->data, pos,
-					   &r->types, why, sizeof(why)))
-			break;
+		if (!record_still_sound(r, chunk, pos))
+			return chunk->head.raw_len;
 		rec = (const void *)(chunk->data + pos);
 		if (rec->type != SCHEDREC_REC_PAD)
 			return pos;
@@ -852,28 +867,11 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 }
 
 /*
- * A record about to go out is not of its type's fixed size: whether it is
- * sound (a STACK, say) or changed since its chunk was checked, in a file
- * changed while mapped (which stops the reader).
- */
-static __attribute__((noinline)) bool
-odd_record_ok(struct srecreader *r, const struct reader_chunk *chunk,
-	      uint32_t pos)
-{
-	char why[256];
-
-	if (!srecchunk_check_record(&chunk->head, chunk->data, pos, &r->types,
-				    why, sizeof(why)))
-		return true;
-	input_changed(r, chunk->offset);
-	return false;
-}
-
-/*
- * Hand out the oldest record and move its CPU on; false if the record
- * cannot go (see odd_record_ok()).  The common case (the next record of
- * the same chunk, of its type's fixed size, no numbers missing) is kept
- * short: it is half of what reading a trace costs.
+ * Hand out the oldest record and move its CPU on; false if it cannot go.
+ * One not of its type's fixed size (a STACK, say) is checked again: see
+ * record_still_sound().  The common case (the next record of the same
+ * chunk, of its type's fixed size, no numbers missing) is kept short: it
+ * is half of what reading a trace costs.
  */
 static inline __attribute__((always_inline)) bool
 deliver(struct srecreader *r, struct srec_record *rec)
@@ -888,7 +886,7 @@ deliver(struct srecreader *r, struct srec_record *rec)
 
 	/* checked here, when it goes: a mapped file may have changed */
 	if (unlikely(hdr->size != r->types.fixed[hdr->type]) &&
-	    !odd_record_ok(r, chunk, c->pos))
+	    !record_still_sound(r, chunk, c->pos))
 		return false;
 	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
 	if (unlikely(hdr->type == SCHEDREC_REC_LOST)) {
