@@ -26,8 +26,9 @@
 #     report.  The guest's schedrec.ko is the one dkms built and installed
 #     (one more test: it loads there), or the plain build if dkms failed.
 #
-# Each result is printed as it comes ("ok - name" / "not ok - name"), the
-# failures are listed again at the end, and the last line is the summary
+# Each result is printed as it comes ("ok - name" / "not ok - name"; a
+# guest's failed test ends with " -- " and its first reason, from tap.awk),
+# the failures are listed again at the end, and the last line is the summary
 # "N passed, N failed".  A skipped test counts as failed.  Logs: build/check/.
 #
 # Environment: CHECK_KERNELS (default "6.1 6.12 6.12-rt"), CHECK_VM_TIMEOUT

@@ -10,7 +10,10 @@
 # binary that exited non-zero without a failed test (a crash, a harness
 # error), or that ran no test, is a FAIL of its own; and every binary named
 # in `expect` that never reported (the guest died, the run timed out) is a
-# FAIL.
+# FAIL.  A failed test's line carries its first reason from the log: the
+# first "# FAILED: ..." diagnostic after its "#  RUN" line, or else the first
+# assertion the harness reported ("# file.c:LINE:test:Expected ..."), so that
+# a CI log that shows only the summary lines still says why.
 function flush(binary,	i, p)
 {
 	p = prefix == "" ? "" : prefix ": "
@@ -19,6 +22,19 @@ function flush(binary,	i, p)
 	for (i = 1; i <= n; i++)
 		print verdict[i] " " p name[i]
 	n = 0
+}
+
+/^#  RUN / {
+	why = ""
+	next
+}
+
+why == "" && /^# FAILED: / {
+	why = substr($0, 3)
+}
+
+why == "" && /^# [^ :]+\.c:[0-9]+:/ {
+	why = substr($0, 3)
 }
 
 /^(not )?ok [0-9]+ / {
@@ -32,7 +48,10 @@ function flush(binary,	i, p)
 	} else {
 		verdict[n] = bad ? "FAIL" : "PASS"
 		name[n] = line
+		if (bad && why != "")
+			name[n] = line " -- " substr(why, 1, 300)
 	}
+	why = ""
 	failed += bad
 	next
 }
