@@ -20,6 +20,7 @@
 #include "export.h"
 #include "idmap.h"
 #include "timefmt.h"
+#include "utf8.h"
 
 /*
  * The pseudo-process of the CPU tracks, and its threads: above every
@@ -70,36 +71,6 @@ struct perfetto {
 
 /* ------------------------------------------------------------------ */
 /* JSON */
-
-/* The length of the UTF-8 sequence at @s (at most @left bytes), 0: none */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t len, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, c = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, c = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (len > left)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
-	    (len == 4 && c < 0x10000) || (c >= 0xd800 && c <= 0xdfff) ||
-	    c > 0x10ffff)
-		return 0;
-	return len;
-}
 
 /*
  * @len bytes of @s as the inside of a JSON string into @dst, which has

@@ -18,6 +18,7 @@
 #include "table.h"
 #include "taskstate.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "util.h"
 
 TEST(parse_durations)
@@ -293,6 +294,47 @@ TEST(table_control_bytes)
 	EXPECT_STREQ("comm,tid\n\"a\nb\tc\x7f\",1\nplain,2\n", text);
 	free(text);
 	table_free(t);
+}
+
+/* Which bytes make a UTF-8 character, at each edge of RFC 3629's table. */
+TEST(utf8_lengths)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;		/* of the character, 0: not one */
+	} cases[] = {
+		{ "a", 1 }, { "\x7f", 1 },
+		{ "\xc2\x80", 2 }, { "\xdf\xbf", 2 },
+		{ "\xe0\xa0\x80", 3 }, { "\xed\x9f\xbf", 3 },
+		{ "\xee\x80\x80", 3 }, { "\xef\xbf\xbf", 3 },
+		{ "\xf0\x90\x80\x80", 4 }, { "\xf4\x8f\xbf\xbf", 4 },
+		/* a continuation byte alone, bytes that never start one */
+		{ "\x80", 0 }, { "\xbf", 0 }, { "\xf5\x80\x80\x80", 0 },
+		{ "\xff", 0 },
+		/* overlong forms */
+		{ "\xc0\x80", 0 }, { "\xc1\xbf", 0 }, { "\xe0\x9f\xbf", 0 },
+		{ "\xf0\x8f\xbf\xbf", 0 },
+		/* surrogates, and past U+10FFFF */
+		{ "\xed\xa0\x80", 0 }, { "\xed\xbf\xbf", 0 },
+		{ "\xf4\x90\x80\x80", 0 },
+		/* a continuation missing, or not one */
+		{ "\xc3", 0 }, { "\xe2\x82", 0 }, { "\xe2\x28\xa1", 0 },
+		{ "\xf0\x9f\x98", 0 }, { "\xc3\xc3", 0 },
+	};
+	const unsigned char *s;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		s = (const unsigned char *)cases[i].bytes;
+		n = strlen(cases[i].bytes);
+		EXPECT_EQ(cases[i].len, utf8_len(s, n))
+			TH_LOG("case %zu", i);
+		/* cut one byte short, a character is not one */
+		if (cases[i].len > 1)
+			EXPECT_EQ(0, utf8_len(s, n - 1))
+				TH_LOG("case %zu cut short", i);
+	}
+	EXPECT_EQ(0, utf8_len((const unsigned char *)"a", 0));
 }
 
 TEST(table_write_error)

@@ -8,40 +8,9 @@
 #include <string.h>
 
 #include "promtext.h"
+#include "utf8.h"
 
 #define NS_PER_SEC	((uint64_t)1000000000)
-
-/* The length of the valid UTF-8 sequence at @s (at most @left bytes), or 0 */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	uint32_t c, min;
-	size_t len, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > left)
-		return 0;
-	c = s[0] & (0x7f >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong, a surrogate, or past Unicode */
-	if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return len;
-}
 
 size_t promtext_escape(char *dst, const char *s, size_t len)
 {

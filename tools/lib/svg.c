@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "svg.h"
+#include "utf8.h"
 
 #define DEFAULT_WIDTH	1200
 #define MIN_WIDTH	400	/* below this the plots have no room */
@@ -186,44 +187,15 @@ static bool drawable(double value)
 
 /*
  * The length of the UTF-8 character at @s (at most @avail bytes), or 0 if
- * the bytes there are not one that XML allows.
+ * the bytes there are not one that XML allows: U+FFFE and U+FFFF are not.
  */
-static size_t utf8_length(const unsigned char *s, size_t avail)
+static size_t xml_char_len(const unsigned char *s, size_t avail)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
+	size_t n = utf8_len(s, avail);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
+	if (n == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
 		return 0;
-	/* no overlong forms, no surrogates, nothing above U+10FFFF */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (len > avail)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	/* U+FFFE and U+FFFF are not XML characters */
-	if (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
-		return 0;
-	return len;
+	return n;
 }
 
 static bool is_control(unsigned char c)
@@ -247,7 +219,7 @@ static void escape_span(FILE *f, const char *s, size_t len, size_t max)
 			continue;
 		}
 		chars++;
-		n = utf8_length(p, end - p);
+		n = xml_char_len(p, end - p);
 		switch (*p) {
 		case '&':
 			fputs("&amp;", f);
@@ -282,7 +254,7 @@ static size_t count_chars(const char *s, size_t len)
 	size_t chars = 0, n;
 
 	while (p < end) {
-		n = utf8_length(p, end - p);
+		n = xml_char_len(p, end - p);
 		if (!is_control(*p))
 			chars++;
 		p += n ? n : 1;
@@ -671,8 +643,8 @@ static size_t wrap_text(const char *s, size_t cap, struct span *lines,
 		cut = NULL;
 		chars = 0;
 		while (*p && *p != '\n') {
-			/* 4: a NUL stops utf8_length() before the end */
-			n = utf8_length(p, 4);
+			/* 4: a NUL stops xml_char_len() before the end */
+			n = xml_char_len(p, 4);
 			if (!is_control(*p)) {
 				if (chars == cap)
 					break;

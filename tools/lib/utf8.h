@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * UTF-8 for the writers of text formats: a thread's name is any bytes, and
+ * each format (SVG, JSON, Prometheus text) says what becomes of the bytes
+ * that are not UTF-8; this says which those are.
+ */
+#ifndef SCHEDREC_UTF8_H
+#define SCHEDREC_UTF8_H
+
+#include <stddef.h>
+
+/*
+ * The length of the UTF-8 character at @s, of at most @left bytes: 1 to 4,
+ * or 0 if the bytes there are not one (a stray or missing continuation
+ * byte, an overlong form, a surrogate, past U+10FFFF, or cut by @left).
+ */
+size_t utf8_len(const unsigned char *s, size_t left);
+
+#endif /* SCHEDREC_UTF8_H */
