@@ -49,6 +49,26 @@ static int pattern_file(const unsigned char *p, size_t len)
 	return fd;
 }
 
+/* An input of a file holding the first @len bytes of the pattern. */
+static void file_input(struct __test_metadata *_metadata,
+		       const unsigned char *p, size_t len,
+		       struct srecinput *in)
+{
+	int fd = pattern_file(p, len);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, srecinput_init(in, fd, BUF_SIZE));
+}
+
+/* Free @in and close its file descriptor. */
+static void input_close(struct srecinput *in)
+{
+	int fd = in->fd;
+
+	srecinput_free(in);
+	close(fd);
+}
+
 /* A pipe fed by a child in writes of 1000 bytes, so reads come short. */
 static int pattern_pipe(const unsigned char *p, pid_t *child)
 {
@@ -158,20 +178,16 @@ TEST(peek_across_the_buffer_end)
 	unsigned char *p = pattern();
 	const unsigned char *peeked;
 	struct srecinput in;
-	int fd;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p, INPUT_LEN);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	file_input(_metadata, p, INPUT_LEN, &in);
 	ASSERT_EQ(BUF_SIZE - 10, srecinput_read(&in, NULL, BUF_SIZE - 10));
 	ASSERT_EQ(BUF_SIZE, srecinput_peek(&in, BUF_SIZE, &peeked));
 	EXPECT_EQ(0, memcmp(p + BUF_SIZE - 10, peeked, BUF_SIZE));
 	/* no more than the buffer, however much is asked */
 	ASSERT_EQ(BUF_SIZE, srecinput_peek(&in, 2 * BUF_SIZE, &peeked));
 	EXPECT_EQ(BUF_SIZE - 10, in.offset);
-	srecinput_free(&in);
-	close(fd);
+	input_close(&in);
 	free(p);
 }
 
@@ -184,9 +200,7 @@ TEST(file_is_lent_pipe_is_not)
 	int fd, status;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p, INPUT_LEN);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	file_input(_metadata, p, INPUT_LEN, &in);
 	ASSERT_EQ(100, srecinput_read(&in, NULL, 100));
 	lent = srecinput_borrow(&in, INPUT_LEN - 200);
 	ASSERT_NE(NULL, lent);
@@ -196,16 +210,14 @@ TEST(file_is_lent_pipe_is_not)
 	EXPECT_EQ(NULL, srecinput_borrow(&in, 101));
 	EXPECT_EQ(INPUT_LEN - 100, in.offset);
 	EXPECT_FALSE(srecinput_shrunk(&in));
-	srecinput_free(&in);
-	close(fd);
+	input_close(&in);
 
 	fd = pattern_pipe(p, &child);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
 	EXPECT_EQ(NULL, srecinput_borrow(&in, 100));
 	EXPECT_EQ(0, in.offset);
-	srecinput_free(&in);
-	close(fd);
+	input_close(&in);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	free(p);
 }
@@ -215,18 +227,14 @@ TEST(file_grown_after_open)
 {
 	unsigned char *p = pattern();
 	struct srecinput in;
-	int fd;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p, INPUT_LEN / 2);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	file_input(_metadata, p, INPUT_LEN / 2, &in);
 	ASSERT_NE(NULL, in.map);
-	ASSERT_EQ(INPUT_LEN / 2, pwrite(fd, p + INPUT_LEN / 2,
+	ASSERT_EQ(INPUT_LEN / 2, pwrite(in.fd, p + INPUT_LEN / 2,
 					INPUT_LEN / 2, INPUT_LEN / 2));
 	read_input(_metadata, &in, p);
-	srecinput_free(&in);
-	close(fd);
+	input_close(&in);
 	free(p);
 }
 
@@ -237,24 +245,20 @@ TEST(file_cut_while_mapped)
 	const unsigned char *lent;
 	struct srecinput in;
 	size_t i;
-	int fd;
 
 	ASSERT_NE(NULL, p);
-	fd = pattern_file(p, INPUT_LEN);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, srecinput_init(&in, fd, BUF_SIZE));
+	file_input(_metadata, p, INPUT_LEN, &in);
 	lent = srecinput_borrow(&in, INPUT_LEN);
 	ASSERT_NE(NULL, lent);
 	ASSERT_EQ(0, memcmp(p, lent, INPUT_LEN));
-	ASSERT_EQ(0, ftruncate(fd, INPUT_LEN / 2));
+	ASSERT_EQ(0, ftruncate(in.fd, INPUT_LEN / 2));
 	EXPECT_EQ(0, memcmp(p, lent, INPUT_LEN / 2));
 	EXPECT_FALSE(srecinput_shrunk(&in));
 	for (i = INPUT_LEN / 2; i < INPUT_LEN && !lent[i]; i++)
 		;
 	EXPECT_EQ(INPUT_LEN, i);
 	EXPECT_TRUE(srecinput_shrunk(&in));
-	srecinput_free(&in);
-	close(fd);
+	input_close(&in);
 	free(p);
 }
 
