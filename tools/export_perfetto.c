@@ -19,8 +19,8 @@
 #include "cmd.h"
 #include "export.h"
 #include "idmap.h"
+#include "json.h"
 #include "timefmt.h"
-#include "utf8.h"
 
 /*
  * The pseudo-process of the CPU tracks, and its threads: above every
@@ -71,56 +71,6 @@ struct perfetto {
 
 /* ------------------------------------------------------------------ */
 /* JSON */
-
-/*
- * @len bytes of @s as the inside of a JSON string into @dst, which has
- * room for 6 * @len bytes; returns the length.  Bytes that are not UTF-8
- * (a comm is any bytes) become the code point of the same value, as
- * Latin-1 reads them.
- */
-static size_t json_escape(char *dst, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, out = 0;
-
-	while (i < len) {
-		if (p[i] >= 0x20 && p[i] < 0x80) {
-			if (p[i] == '"' || p[i] == '\\')
-				dst[out++] = '\\';
-			dst[out++] = p[i++];
-			continue;
-		}
-		n = utf8_len(p + i, len - i);
-		if (p[i] < 0x20 || !n) {
-			memcpy(dst + out, "\\u00", 4);
-			dst[out + 4] = hex[p[i] >> 4];
-			dst[out + 5] = hex[p[i] & 0xf];
-			out += 6;
-			i++;
-			continue;
-		}
-		memcpy(dst + out, p + i, n);
-		out += n;
-		i += n;
-	}
-	return out;
-}
-
-/* A string of any length as a JSON string, straight to @out. */
-static void put_cstring(FILE *out, const char *s)
-{
-	size_t len = strlen(s);
-	char *buf = malloc(6 * len + 1);
-
-	fputc('"', out);
-	if (buf)
-		fwrite(buf, 1, json_escape(buf, s, len), out);
-	else
-		fputs("(out of memory)", out);
-	fputc('"', out);
-	free(buf);
-}
 
 static void line_add(struct line *l, const char *s, size_t len)
 {
@@ -438,13 +388,13 @@ static int perfetto_start(void *priv, struct export_ctx *ctx)
 		 (uint64_t)info->file.start_real_ns);
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":",
 	      pf->out);
-	put_cstring(pf->out, "schedrec " SCHEDREC_VERSION);
+	json_put_string(pf->out, "schedrec " SCHEDREC_VERSION);
 	fputs(",\"trace\":", pf->out);
-	put_cstring(pf->out, ctx->path);
+	json_put_string(pf->out, ctx->path);
 	fputs(",\"host\":", pf->out);
-	put_cstring(pf->out, info->hostname);
+	json_put_string(pf->out, info->hostname);
 	fputs(",\"kernel\":", pf->out);
-	put_cstring(pf->out, info->release);
+	json_put_string(pf->out, info->release);
 	fprintf(pf->out, ",\"cpus\":\"%u\",\"start_realtime_ns\":\"%s\"},\n",
 		nr_cpus, start);
 	fputs("\"traceEvents\":[\n", pf->out);

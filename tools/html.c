@@ -24,6 +24,7 @@
 
 #include "cmd.h"
 #include "htmlpage.h"
+#include "json.h"
 #include "report.h"
 #include "timefmt.h"
 #include "tracepass.h"
@@ -699,23 +700,6 @@ static int render_seconds(struct html *h)
 /* ------------------------------------------------------------------ */
 /* The page */
 
-/* @s as a JSON string that is safe in a <script>: '<' as \u003c. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* The options that give the page's selection, for a command line. */
 static void selection_options(const struct selection *sel, char *buf,
 			      size_t size)
@@ -1176,11 +1160,11 @@ static void write_data(struct html *h, FILE *f)
 		 h->nr_seconds, h->max_seconds);
 	fputs("<script type=\"application/json\" id=\"views-data\">{\"trace\":",
 	      f);
-	json_string(f, h->ctx->path);
+	json_put_string(f, h->ctx->path);
 	fputs(",\"selection\":", f);
-	json_string(f, sel);
+	json_put_string(f, sel);
 	fputs(",\"why\":", f);
-	json_string(f, why);
+	json_put_string(f, why);
 	fputs(",\"views\":[", f);
 	for (i = 0; i < h->nr_seconds; i++) {
 		const struct html_second *v = &h->seconds[i];

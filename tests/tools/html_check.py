@@ -9,9 +9,10 @@ html_test.c runs them.  Each prints what is wrong and exits 1, or prints
       the page's parts (summary, heat map, the second's views, the
       tables), references only files that exist in DIR (href, src, data
       and the views' files), holds no http:// or https:// address, and
-      has N per-second views; prints "views S,S,..." (their seconds, the
-      busiest first), "second S" (the one shown when the page opens) and
-      "summary: ..." (the text of the recording's section).
+      has N per-second views; prints "trace T" (the trace's path in the
+      views' data), "views S,S,..." (their seconds, the busiest first),
+      "second S" (the one shown when the page opens) and "summary: ..."
+      (the text of the recording's section).
   html_check.py table DIR NAME CSV [--limit N]
       the table of report part NAME (id table-NAME) of DIR/index.html has the columns of the CSV file
       (data-col) and its rows, cell by cell (a cell's data-v, else its
@@ -179,7 +180,8 @@ def check_page(args):
         problem(f"{len(views)} per-second views, not {views_wanted}")
     shown = re.search(r'<h2 id="second-title">Second (\d+)', text)
     summary = " ".join(" ".join(page.summary).split())
-    finish([f"views {','.join(views)}",
+    finish([f"trace {data.get('trace')}",
+            f"views {','.join(views)}",
             f"second {shown.group(1) if shown else '-'}",
             f"summary: {summary}"])
 

@@ -202,6 +202,18 @@ TEST_F(html, no_seconds)
 	RUN_OK("grep -c 'No second was pre-rendered (--seconds 0)' out/index.html");
 }
 
+/*
+ * A path is any bytes; the page is UTF-8 all the same (the checker reads
+ * it as such), its data the path's bytes as Latin-1 reads them.
+ */
+TEST_F(html, path_not_utf8)
+{
+	RUN_OK("cp run.srec \"$(printf 'r\\351n.srec')\"");
+	RUN_OK("$S report html \"$(printf 'r\\351n.srec')\" -o out");
+	RUN_OK("$PY page out | grep '^trace '");
+	EXPECT_STREQ("trace r\xc3\xa9n.srec\n", self->w.out);
+}
+
 TEST_F(html, bad_input)
 {
 	EXPECT_EQ(2, RUN("$S report html run.srec"));

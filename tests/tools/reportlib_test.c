@@ -13,6 +13,7 @@
 
 #include "durstats.h"
 #include "idmap.h"
+#include "json.h"
 #include "schedmodel.h"
 #include "select.h"
 #include "table.h"
@@ -335,6 +336,54 @@ TEST(utf8_lengths)
 				TH_LOG("case %zu cut short", i);
 	}
 	EXPECT_EQ(0, utf8_len((const unsigned char *)"a", 0));
+}
+
+/*
+ * JSON strings of any bytes: what is escaped, what stays, and what a byte
+ * that is not UTF-8 becomes; all of it valid UTF-8, safe in a <script>.
+ */
+TEST(json_strings)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} cases[] = {
+		{ "", "" },
+		{ "sim-1 kworker/0:1", "sim-1 kworker/0:1" },
+		{ "a\"b\\c", "a\\\"b\\\\c" },
+		{ "\t\n\x1f\x7f", "\\u0009\\u000a\\u001f\x7f" },
+		{ "</script>&", "\\u003c/script\\u003e\\u0026" },
+		/* UTF-8 stays as it is */
+		{ "caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80" },
+		/* a byte that is not: its Latin-1 code point */
+		{ "r\xe9n", "r\\u00e9n" },
+		{ "\xff\x80", "\\u00ff\\u0080" },
+		/* a character cut short, a surrogate: byte by byte */
+		{ "\xe2\x82", "\\u00e2\\u0082" },
+		{ "\xed\xa0\x80", "\\u00ed\\u00a0\\u0080" },
+	};
+	char buf[256], ctl[40], *text;
+	size_t i, n, size;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		n = json_escape(buf, cases[i].in, strlen(cases[i].in));
+		ASSERT_GT(sizeof(buf), n);
+		buf[n] = '\0';
+		EXPECT_STREQ(cases[i].out, buf)
+			TH_LOG("case %zu", i);
+	}
+	/* the worst case fills the room promised: 6 bytes a byte */
+	memset(ctl, 0x01, sizeof(ctl));
+	EXPECT_EQ(6 * sizeof(ctl), json_escape(buf, ctl, sizeof(ctl)));
+
+	f = open_memstream(&text, &size);
+	ASSERT_NE(NULL, f);
+	json_put_string(f, "r\xe9n \"x\"");
+	ASSERT_EQ(0, fclose(f));
+	EXPECT_STREQ("\"r\\u00e9n \\\"x\\\"\"", text);
+	free(text);
 }
 
 TEST(table_write_error)
