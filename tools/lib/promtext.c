@@ -22,10 +22,10 @@ size_t promtext_escape(char *dst, const char *s, size_t len)
 			dst[out++] = '\\';
 			dst[out++] = p[i] == '\n' ? 'n' : p[i];
 			i++;
-		} else if (p[i] < 0x80) {
-			dst[out++] = p[i++];
-		} else if (utf8_len(p + i, len - i)) {
-			n = utf8_len(p + i, len - i);
+			continue;
+		}
+		n = utf8_len(p + i, len - i);
+		if (n) {
 			memcpy(dst + out, p + i, n);
 			out += n;
 			i += n;
