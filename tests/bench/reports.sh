@@ -7,16 +7,20 @@
 #
 # Part 1: gentrace writes a synthetic trace of BENCH_REPORT_RECORDS records (100 M
 # by default, 3.2 GB, kept in build/bench/ between runs) with the real
-# writer; each report reads it three times, and the best run counts:
-# records/s and MB/s of CPU time (user + system, which the shared host's
-# load disturbs less than wall time), wall time next to `cat TRACE >
+# writer; each report reads it three times in one thread
+# (SCHEDREC_THREADS=1) and three times as it runs by default (with a
+# second CPU, the reader in a thread of its own), and the best run of each
+# counts: records/s of CPU time in one thread (user + system, which the
+# shared host's load disturbs less than wall time: the one-core figure),
+# records/s of wall time with two, wall time next to `cat TRACE >
 # /dev/null` timed the same way in the same run, and peak RSS.  The same
 # report on a trace a tenth as long shows that memory does not grow with
 # the trace.  Target: offcpu >= 20 M records/s on one core.
 #
 # Part 2 (perf_vs_schedrec): perf sched timehist and latency against
-# schedrec report offcpu, each on its own recording of the same VM
-# workload; target: schedrec 20 times perf's events/s.
+# schedrec report offcpu (in one thread, and by default), each on its own
+# recording of the same VM workload; target: schedrec 20 times perf's
+# events/s.
 
 reports_records=${BENCH_REPORT_RECORDS:-100000000}
 reports_list="offcpu tenancy states latency"
@@ -67,22 +71,24 @@ reports_bench() {
 	read -r cat_wall _ _ <<<"$cat_line"
 	# cat may hand /dev/null the file without reading it: dd reads it
 	read -r dd_wall _ _ <<<"$(best_of_three dd if="$big" of=/dev/null bs=1M)"
-	echo "## Report throughput (host, one core each)"
+	echo "## Report throughput (host)"
 	echo
-	echo "A synthetic trace of $reports_records records, $((bytes / 1000000)) MB, 4 CPUs, 64 threads (tests/bench/gentrace.c); best of 3 runs by CPU time. Peers in this run: \`cat\` of the file to /dev/null, $cat_wall s wall (it may not copy the data); \`dd bs=1M\` of it to /dev/null, which reads every byte, $dd_wall s. RSS a tenth: the same report on a trace of $((reports_records / 10)) records."
+	echo "A synthetic trace of $reports_records records, $((bytes / 1000000)) MB, 4 CPUs, 64 threads (tests/bench/gentrace.c); best of 3 runs by CPU time, in one thread (SCHEDREC_THREADS=1: the one-core figures) and as by default on this $(nproc)-CPU host (the reader in a thread of its own: wall time). Peers in this run: \`cat\` of the file to /dev/null, $cat_wall s wall (it may not copy the data); \`dd bs=1M\` of it to /dev/null, which reads every byte, $dd_wall s. RSS a tenth: the same report on a trace of $((reports_records / 10)) records."
 	echo
-	echo "| report | CPU s | M records/s (CPU) | MB/s (CPU) | wall s | wall / cat | wall / dd | peak RSS MB | RSS a tenth MB |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| report | CPU s, 1 thread | M records/s, one core | MB/s, one core | wall s, 2 threads | M records/s, wall | CPU s, 2 threads | wall / cat | wall / dd | peak RSS MB | RSS a tenth MB |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for r in $reports_list; do
+		line=$(best_of_three env SCHEDREC_THREADS=1 "$schedrec" report "$r" -q "$big")
+		read -r _ cpu _ <<<"$line"
 		line=$(best_of_three "$schedrec" report "$r" -q "$big")
-		read -r wall cpu rss <<<"$line"
+		read -r wall2 cpu2 rss <<<"$line"
 		read -r _ _ small_rss <<<"$(best_of_three "$schedrec" report "$r" -q "$small")"
 		awk -v r="$r" -v n="$reports_records" -v b="$bytes" -v c="$cpu" \
-			-v w="$wall" -v cw="$cat_wall" -v dw="$dd_wall" \
-			-v rss="$rss" -v srss="$small_rss" \
-			'BEGIN { printf "| %s | %.2f | %.1f | %.0f | %.2f | %.1f | %.1f | %.1f | %.1f |\n",
-				r, c, n / c / 1e6, b / c / 1e6, w,
-				(cw > 0 ? w / cw : 0), (dw > 0 ? w / dw : 0),
+			-v w="$wall2" -v c2="$cpu2" -v cw="$cat_wall" \
+			-v dw="$dd_wall" -v rss="$rss" -v srss="$small_rss" \
+			'BEGIN { printf "| %s | %.2f | %.1f | %.0f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.1f |\n",
+				r, c, n / c / 1e6, b / c / 1e6, w, n / w / 1e6,
+				c2, (cw > 0 ? w / cw : 0), (dw > 0 ? w / dw : 0),
 				rss / 1024, srss / 1024 }'
 	done
 	echo
@@ -99,6 +105,7 @@ reports_bench() {
 perf_vs_schedrec() {
 	local dir=$out/perf-demo n=${BENCH_PERF_RUNS:-20} perf_events sr_events
 	local line t_timehist t_latency t_offcpu w_timehist w_latency w_offcpu
+	local t_serial w_serial
 	local schedrec=$root/build/user/schedrec
 
 	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
@@ -121,15 +128,17 @@ perf_vs_schedrec() {
 	}
 	read -r w_timehist t_timehist _ <<<"$(timed perf sched timehist -i "'$dir/perf.data'")"
 	read -r w_latency t_latency _ <<<"$(timed perf sched latency -i "'$dir/perf.data'")"
+	read -r w_serial t_serial _ <<<"$(timed env SCHEDREC_THREADS=1 "'$schedrec'" report offcpu -q "'$dir/demo.srec'")"
 	read -r w_offcpu t_offcpu _ <<<"$(timed "'$schedrec'" report offcpu -q "'$dir/demo.srec'")"
 	echo "## schedrec report vs perf sched, the same VM workload"
 	echo
-	echo "hackbench -g 4 -l ${BENCH_PERF_LOOPS:-1000} in one VM boot (Debian 6.12, TCG), recorded by perf sched record and schedrec record together; each file read $n times in a row on the host, best of 3 by CPU time (user + system), with that run's wall time. perf.data: $perf_events events; the .srec: $sr_events records."
+	echo "hackbench -g 4 -l ${BENCH_PERF_LOOPS:-1000} in one VM boot (Debian 6.12, TCG), recorded by perf sched record and schedrec record together; each file read $n times in a row on the host, best of 3 by CPU time (user + system), with that run's wall time. perf.data: $perf_events events; the .srec: $sr_events records. schedrec in one thread (SCHEDREC_THREADS=1), and as by default (the reader in a thread of its own); the ratios are of the default run, by CPU time and by wall time."
 	echo
 	echo "| command | CPU s | wall s | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
 	echo "|---|---|---|---|---|---|---|"
 	for line in "perf sched timehist:$t_timehist:$w_timehist:$perf_events" \
 		"perf sched latency:$t_latency:$w_latency:$perf_events" \
+		"schedrec report offcpu, 1 thread:$t_serial:$w_serial:$sr_events" \
 		"schedrec report offcpu:$t_offcpu:$w_offcpu:$sr_events"; do
 		IFS=: read -r name t w ev <<<"$line"
 		awk -v name="$name" -v t="$t" -v w="$w" -v ev="$ev" -v n="$n" \

@@ -74,10 +74,14 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 		d->max = ns;
 	d->total += ns;
 	d->count++;
-	if (d->buckets)
+	if (d->buckets) {
 		d->buckets[durstats_bucket_of(ns)]++;
-	else
+	} else if (d->values && d->count <= DURSTATS_EXACT) {
+		d->values[d->count - 1] = ns;
+		d->sorted = false;
+	} else {
 		durstats_add_slow(d, ns);
+	}
 }
 
 /* Nearest-rank percentile @pct (0 < pct <= 100); 0 if empty. */

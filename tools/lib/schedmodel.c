@@ -15,6 +15,20 @@
 #define STATE_LETTERS	4096	/* TASK_IDLE (0x402) included */
 #define LOSSES_MAX	4096	/* past that, a CPU's windows are merged */
 
+/*
+ * What the handlers asked for.  The functions of the record path take it
+ * as an argument, so that schedmodel_records() can make a copy of that
+ * path for each common set, the checks of what nobody asked for gone.
+ */
+enum {
+	WANT_ONCPU	= 1u << 0,
+	WANT_OFFCPU	= 1u << 1,
+	WANT_SWITCHOUT	= 1u << 2,
+	WANT_WAKEUP	= 1u << 3,
+	WANT_LATENCY	= 1u << 4,
+	WANT_USURP	= 1u << 5,
+};
+
 enum where {
 	WHERE_UNSEEN,		/* not seen switching yet */
 	WHERE_NEW,		/* forked or woken new: not run yet */
@@ -105,9 +119,7 @@ struct schedmodel {
 	size_t nr_tasks, cap_tasks;
 	struct sched_handler handlers[MAX_HANDLERS];
 	unsigned int nr_handlers;
-	/* skip what nobody asked for */
-	bool want_oncpu, want_offcpu, want_switchout, want_wakeup, want_latency;
-	bool want_usurp;
+	unsigned int wants;	/* WANT_*: skip what nobody asked for */
 	char letters[STATE_LETTERS];	/* of the prev_states of threads
 					 * that were not preempted
 					 */
@@ -490,15 +502,14 @@ static void emit_usurp(struct schedmodel *m, const struct thread *waiter,
 		EMIT(m, usurp, &ev);
 }
 
-static inline void emit_offcpu(struct schedmodel *m,
-			       const struct thread *t, uint64_t start,
-			       uint64_t end, uint32_t in_cpu,
-			       unsigned int flags)
+static inline __attribute__((always_inline)) void
+emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
+	    uint64_t start, uint64_t end, uint32_t in_cpu, unsigned int flags)
 {
 	bool off = t->where == WHERE_OFF;
 	struct offcpu_iv iv;
 
-	if (!m->want_offcpu)
+	if (!(wants & WANT_OFFCPU))
 		return;
 	iv = (struct offcpu_iv){
 		.task = t->task, .start = start, .end = end,
@@ -521,7 +532,8 @@ static void emit_latency(struct schedmodel *m, const struct thread *t,
 		.task = t->task, .kind = kind, .start = start, .end = end,
 		.cpu = cpu,
 	};
-	if (!m->want_latency || end < m->win_start || end >= m->win_end ||
+	if (!(m->wants & WANT_LATENCY) || end < m->win_start ||
+	    end >= m->win_end ||
 	    end < start)
 		return;
 	if (kind == LATENCY_WAKEUP) {
@@ -571,18 +583,19 @@ static void waiter_remove(struct schedmodel *m, struct thread *t)
  * runnable threads waiting for it as usurped time.  @end_flags: IV_CUT_END
  * when the recording ends there.
  */
-static inline void cpu_account(struct schedmodel *m, uint32_t cpu,
-			       uint64_t ts, unsigned int end_flags)
+static inline __attribute__((always_inline)) void
+cpu_account(struct schedmodel *m, unsigned int wants, uint32_t cpu, uint64_t ts,
+	    unsigned int end_flags)
 {
 	struct cpu *c = &m->cpus[cpu];
 	struct thread *w;
 
 	if (!c->known || ts <= c->since)
 		return;
-	if (m->want_oncpu)
+	if (wants & WANT_ONCPU)
 		emit_oncpu(m, c->curr, cpu, c->since, ts,
 			   c->since_flags | end_flags);
-	for (w = m->want_usurp ? c->waiters : NULL; w; w = w->rq_next)
+	for (w = wants & WANT_USURP ? c->waiters : NULL; w; w = w->rq_next)
 		emit_usurp(m, w, c->curr, cpu,
 			   w->rq_since > c->since ? w->rq_since : c->since,
 			   ts);
@@ -651,7 +664,7 @@ static void cpu_lost(struct schedmodel *m, uint32_t cpu, uint64_t count,
 	struct thread *w;
 
 	loss_add(m, cpu, count, first, last, unexplained);
-	cpu_account(m, cpu, first, IV_UNCERTAIN);
+	cpu_account(m, m->wants, cpu, first, IV_UNCERTAIN);
 	cpu_forget(m, cpu);
 	c->pending = true;
 	c->since = last;
@@ -664,17 +677,32 @@ static void cpu_lost(struct schedmodel *m, uint32_t cpu, uint64_t count,
 /* ------------------------------------------------------------------ */
 /* Records */
 
-static void set_origin(struct schedmodel *m, uint64_t first_ts)
+/* The origin of relative times if the first record is at @first_ts. */
+static uint64_t origin_at(const struct schedmodel *m, uint64_t first_ts)
 {
 	const struct srec_file_head *f = &m->info->file;
+
+	return f->start_mono_ns && f->start_mono_ns < first_ts ?
+	       f->start_mono_ns : first_ts;
+}
+
+uint64_t schedmodel_window_end_at(const struct schedmodel *m,
+				  uint64_t first_ts)
+{
+	uint64_t origin = origin_at(m, first_ts);
+
+	return m->window.end == UINT64_MAX ||
+	       m->window.end > UINT64_MAX - origin ?
+	       UINT64_MAX : origin + m->window.end;
+}
+
+static void set_origin(struct schedmodel *m, uint64_t first_ts)
+{
 	unsigned int cpu;
 
-	m->origin = f->start_mono_ns && f->start_mono_ns < first_ts ?
-		    f->start_mono_ns : first_ts;
+	m->origin = origin_at(m, first_ts);
 	m->win_start = m->origin + m->window.start;
-	m->win_end = m->window.end == UINT64_MAX ||
-		     m->window.end > UINT64_MAX - m->origin ?
-		     UINT64_MAX : m->origin + m->window.end;
+	m->win_end = schedmodel_window_end_at(m, first_ts);
 	/* every ring starts empty at the origin: the first prev ran since */
 	for (cpu = 0; m->from_start && cpu < m->nr_cpus; cpu++) {
 		m->cpus[cpu].pending = true;
@@ -684,9 +712,10 @@ static void set_origin(struct schedmodel *m, uint64_t first_ts)
 	m->started = true;
 }
 
-static void thread_switch_out(struct schedmodel *m, struct thread *t,
-			      uint32_t cpu, uint64_t ts, char state,
-			      const struct sched_stack *stack)
+static inline __attribute__((always_inline)) void
+thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
+		  uint32_t cpu, uint64_t ts, char state,
+		  const struct sched_stack *stack)
 {
 	/* still running elsewhere as far as we saw (a desync): not there */
 	if (t->where == WHERE_ON && t->cpu != cpu)
@@ -699,7 +728,7 @@ static void thread_switch_out(struct schedmodel *m, struct thread *t,
 	t->state = state;
 	t->wake_ts = 0;
 	/* the waiters serve only usurped time: without it, none to keep */
-	if (m->want_usurp && state == 'R')
+	if ((wants & WANT_USURP) && state == 'R')
 		waiter_add(m, t, cpu, ts);
 }
 
@@ -716,8 +745,9 @@ static void thread_drop(struct schedmodel *m, struct thread *t)
 	free(t);
 }
 
-static void thread_switch_in(struct schedmodel *m, struct thread *t,
-			     uint32_t cpu, uint64_t ts)
+static inline __attribute__((always_inline)) void
+thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
+		 uint32_t cpu, uint64_t ts)
 {
 	if (t->where == WHERE_ON && t->cpu != cpu) {
 		/* it never left that CPU as far as we saw: a loss */
@@ -725,14 +755,14 @@ static void thread_switch_in(struct schedmodel *m, struct thread *t,
 		m->anomalies.desyncs++;
 	}
 	if (t->where == WHERE_OFF) {
-		emit_offcpu(m, t, t->since, ts, cpu, 0);
-		if (m->want_latency && t->state == 'R')
+		emit_offcpu(m, wants, t, t->since, ts, cpu, 0);
+		if ((wants & WANT_LATENCY) && t->state == 'R')
 			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
 	} else if (t->where == WHERE_UNSEEN) {
 		/* off CPU since before the recording, as far as we know */
-		emit_offcpu(m, t, m->origin, ts, cpu, IV_CUT_START);
+		emit_offcpu(m, wants, t, m->origin, ts, cpu, IV_CUT_START);
 	}
-	if (m->want_latency && t->wake_ts)
+	if ((wants & WANT_LATENCY) && t->wake_ts)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
 	waiter_remove(m, t);
 	t->where = WHERE_ON;
@@ -754,8 +784,9 @@ static char high_state_letter(struct schedmodel *m, uint32_t prev_state)
 	return m->high_letter;
 }
 
-static void on_switch(struct schedmodel *m, uint32_t cpu,
-		      const struct schedrec_switch *sw)
+static inline __attribute__((always_inline)) void
+on_switch(struct schedmodel *m, unsigned int wants, uint32_t cpu,
+	  const struct schedrec_switch *sw)
 {
 	bool preempt = sw->hdr.flags & SCHEDREC_F_PREEMPT;
 	struct cpu *c = &m->cpus[cpu];
@@ -784,12 +815,12 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 
 	/* the CPU's time up to now belongs to prev */
 	if (c->known && c->curr == prev) {
-		cpu_account(m, cpu, ts, 0);
+		cpu_account(m, wants, cpu, ts, 0);
 	} else if (!c->known && c->pending) {
 		/* now we know who held it since then: count it all */
 		c->curr = prev;
 		c->known = true;
-		cpu_account(m, cpu, ts, 0);
+		cpu_account(m, wants, cpu, ts, 0);
 	} else {
 		cpu_forget(m, cpu);
 		m->anomalies.desyncs++;
@@ -807,7 +838,7 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 
 		/* preempted or not is a coin toss: masks, not a branch */
 		state = letter ^ ((letter ^ m->preempted) & -(int)preempt);
-		if (m->want_switchout && ts >= m->win_start &&
+		if ((wants & WANT_SWITCHOUT) && ts >= m->win_start &&
 		    ts < m->win_end) {
 			struct switchout_ev ev = {
 				.task = prev->task, .cpu = cpu, .ts = ts,
@@ -821,10 +852,11 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 		if (taskstate_is_dead(sw->prev_state) && !preempt)
 			thread_drop(m, prev);
 		else
-			thread_switch_out(m, prev, cpu, ts, state, stack);
+			thread_switch_out(m, wants, prev, cpu, ts, state,
+					  stack);
 	}
 	if (next)
-		thread_switch_in(m, next, cpu, ts);
+		thread_switch_in(m, wants, next, cpu, ts);
 	c->curr = next;
 	c->known = true;
 	c->pending = false;
@@ -832,8 +864,9 @@ static void on_switch(struct schedmodel *m, uint32_t cpu,
 	c->since_flags = 0;
 }
 
-static void on_wakeup(struct schedmodel *m, uint32_t cpu,
-		      const struct schedrec_wakeup *wk)
+static inline __attribute__((always_inline)) void
+on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
+	  const struct schedrec_wakeup *wk)
 {
 	struct thread *t = thread_get(m, wk->tid);
 
@@ -852,7 +885,7 @@ static void on_wakeup(struct schedmodel *m, uint32_t cpu,
 
 		t->waker = waker ? waker->task : NULL;
 	}
-	if (m->want_wakeup && t->wake_ts >= m->win_start &&
+	if ((wants & WANT_WAKEUP) && t->wake_ts >= m->win_start &&
 	    t->wake_ts < m->win_end) {
 		struct wakeup_ev ev = {
 			.task = t->task, .waker = t->waker,
@@ -898,7 +931,7 @@ static void thread_rename(struct schedmodel *m, struct thread *t,
 	/* split the running time at the rename */
 	if (t->where == WHERE_ON && m->cpus[t->cpu].known &&
 	    m->cpus[t->cpu].curr == t)
-		cpu_account(m, t->cpu, ts, 0);
+		cpu_account(m, m->wants, t->cpu, ts, 0);
 	task = task_new(m, t->tid, tgid, comm);
 	if (!task) {
 		m->failed = true;
@@ -960,7 +993,8 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 
 /* A record, once the model started and has not failed. */
 static inline __attribute__((always_inline)) int
-model_step(struct schedmodel *m, const struct srec_record *rec)
+model_step(struct schedmodel *m, unsigned int wants,
+	   const struct srec_record *rec)
 {
 	const struct schedrec_header *hdr = rec->hdr;
 	struct cpu *c;
@@ -988,12 +1022,12 @@ model_step(struct schedmodel *m, const struct srec_record *rec)
 
 	switch (hdr->type) {
 	case SCHEDREC_EV_SWITCH:
-		on_switch(m, rec->cpu, (const void *)hdr);
+		on_switch(m, wants, rec->cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_WAKING:
 	case SCHEDREC_EV_WAKEUP:
 	case SCHEDREC_EV_WAKEUP_NEW:
-		on_wakeup(m, rec->cpu, (const void *)hdr);
+		on_wakeup(m, wants, rec->cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_MIGRATE:
 		on_migrate(m, (const void *)hdr);
@@ -1028,7 +1062,64 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 		set_origin(m, rec->hdr->ts);
 	if (m->failed)
 		return -ENOMEM;
-	return model_step(m, rec);
+	return model_step(m, m->wants, rec);
+}
+
+/*
+ * model_step() of @recs[@i..@n) while it returns 1; the index of the
+ * record that stopped it (or @n), what it returned in *@ret.
+ */
+static inline __attribute__((always_inline)) unsigned int
+feed_records(struct schedmodel *m, unsigned int wants,
+	     const struct srec_record *recs, unsigned int i, unsigned int n,
+	     int *ret)
+{
+	for (*ret = 1; i < n && *ret == 1; i++)
+		*ret = model_step(m, wants, &recs[i]);
+	return i;
+}
+
+/*
+ * feed_records() with @wants a constant, for the sets of the reports
+ * (offcpu, tenancy and timeline, latency, states): copies with what they
+ * leave out gone.
+ */
+static __attribute__((noinline)) unsigned int
+feed_offcpu(struct schedmodel *m, const struct srec_record *recs,
+	    unsigned int i, unsigned int n, int *ret)
+{
+	return feed_records(m, WANT_OFFCPU, recs, i, n, ret);
+}
+
+static __attribute__((noinline)) unsigned int
+feed_oncpu(struct schedmodel *m, const struct srec_record *recs,
+	   unsigned int i, unsigned int n, int *ret)
+{
+	return feed_records(m, WANT_ONCPU, recs, i, n, ret);
+}
+
+static __attribute__((noinline)) unsigned int
+feed_latency(struct schedmodel *m, const struct srec_record *recs,
+	     unsigned int i, unsigned int n, int *ret)
+{
+	return feed_records(m, WANT_LATENCY, recs, i, n, ret);
+}
+
+#define WANT_STATES	(WANT_ONCPU | WANT_OFFCPU | WANT_SWITCHOUT | WANT_USURP)
+
+static __attribute__((noinline)) unsigned int
+feed_states(struct schedmodel *m, const struct srec_record *recs,
+	    unsigned int i, unsigned int n, int *ret)
+{
+	return feed_records(m, WANT_STATES, recs, i, n, ret);
+}
+
+/* and for any other set */
+static __attribute__((noinline)) unsigned int
+feed_any(struct schedmodel *m, const struct srec_record *recs,
+	 unsigned int i, unsigned int n, int *ret)
+{
+	return feed_records(m, m->wants, recs, i, n, ret);
 }
 
 int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
@@ -1043,8 +1134,26 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 	}
 	/* after the first, the model is started and, going on, not failed */
 	ret = schedmodel_record(m, &recs[0]);
-	for (i = 1; i < n && ret == 1; i++)
-		ret = model_step(m, &recs[i]);
+	i = 1;
+	if (ret == 1) {
+		switch (m->wants) {
+		case WANT_OFFCPU:
+			i = feed_offcpu(m, recs, i, n, &ret);
+			break;
+		case WANT_ONCPU:
+			i = feed_oncpu(m, recs, i, n, &ret);
+			break;
+		case WANT_LATENCY:
+			i = feed_latency(m, recs, i, n, &ret);
+			break;
+		case WANT_STATES:
+			i = feed_states(m, recs, i, n, &ret);
+			break;
+		default:
+			i = feed_any(m, recs, i, n, &ret);
+			break;
+		}
+	}
 	*fed = i;
 	return ret;
 }
@@ -1053,7 +1162,8 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 static void close_offcpu(struct schedmodel *m, struct thread *t)
 {
 	if (t->where == WHERE_OFF)
-		emit_offcpu(m, t, t->since, m->end, CPU_NONE, IV_CUT_END);
+		emit_offcpu(m, m->wants, t, t->since, m->end, CPU_NONE,
+			    IV_CUT_END);
 }
 
 void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
@@ -1068,7 +1178,7 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 		end_ns = m->win_end;
 	m->end = end_ns;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		cpu_account(m, cpu, end_ns, IV_CUT_END);
+		cpu_account(m, m->wants, cpu, end_ns, IV_CUT_END);
 	map_for_each(&m->map, close_offcpu, m);
 }
 
@@ -1134,12 +1244,12 @@ int schedmodel_add_handler(struct schedmodel *m,
 	if (m->nr_handlers == MAX_HANDLERS)
 		return -ENOSPC;
 	m->handlers[m->nr_handlers++] = *h;
-	m->want_oncpu |= !!h->oncpu;
-	m->want_offcpu |= !!h->offcpu;
-	m->want_switchout |= !!h->switchout;
-	m->want_wakeup |= !!h->wakeup;
-	m->want_latency |= !!h->latency;
-	m->want_usurp |= !!h->usurp;
+	m->wants |= (h->oncpu ? WANT_ONCPU : 0) |
+		    (h->offcpu ? WANT_OFFCPU : 0) |
+		    (h->switchout ? WANT_SWITCHOUT : 0) |
+		    (h->wakeup ? WANT_WAKEUP : 0) |
+		    (h->latency ? WANT_LATENCY : 0) |
+		    (h->usurp ? WANT_USURP : 0);
 	return 0;
 }
 

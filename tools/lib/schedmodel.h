@@ -201,6 +201,15 @@ uint64_t schedmodel_origin(const struct schedmodel *m);
  */
 int64_t schedmodel_rel(const struct schedmodel *m, uint64_t abs_ns);
 
+/*
+ * The end of the window in absolute time (UINT64_MAX: open) if the first
+ * record is at @first_ts: the first record at or past it is where
+ * schedmodel_record() returns 0.  It reads only what the model was made
+ * with, so another thread may ask while the model runs.
+ */
+uint64_t schedmodel_window_end_at(const struct schedmodel *m,
+				  uint64_t first_ts);
+
 /* The window in absolute time, once the origin is known. */
 void schedmodel_window_abs(const struct schedmodel *m, uint64_t *start,
 			   uint64_t *end);

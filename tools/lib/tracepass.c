@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one pass over a trace's records; see tracepass.h. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracepass.h"
 
@@ -87,6 +90,215 @@ static bool pass_record(struct schedmodel *m,
 	return true;
 }
 
+/*
+ * The pipeline: with a second CPU, a thread reads the records (checks
+ * and merges them) while the caller's thread runs the model.  They go
+ * across in slots of up to PIPE_RECORDS, copied, since the reader reuses
+ * what a record points into at its next call.  The reader asks for them
+ * TRACE_PASS_BATCH at a time and stops after the batch that reaches the
+ * end of the window, as the pass in one thread does: the input is read
+ * as far, and says the same of what it holds.
+ */
+#define PIPE_RECORDS	1024
+#define PIPE_FIRST	256	/* the first slot's records: the model waits */
+#define PIPE_SLOTS	8
+
+struct pipe_slot {
+	struct srec_record recs[PIPE_RECORDS];
+	unsigned char *bytes;	/* copies of the records */
+	size_t cap;
+	unsigned int n;		/* records */
+	int end;		/* 1: more follow; else what the reader
+				 * returned last (0 also: the window ended)
+				 */
+};
+
+struct pipe {
+	struct srecreader *r;
+	const struct schedmodel *m;
+	uint64_t win_end;		/* absolute, once a record came */
+	bool started;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int filled, used;	/* slots [used, filled) are full */
+	bool stop;			/* the model needs no more */
+	struct pipe_slot slots[PIPE_SLOTS];
+};
+
+/*
+ * Copy the @n records from @i on of @s into its bytes, at *@len on; an
+ * offset stands for each until the slot is full, since the bytes may
+ * move.  Whether one is past the window's end (0: no), or -ENOMEM.
+ */
+static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
+		     unsigned int n, size_t *len)
+{
+	bool past = false;
+	unsigned int k;
+
+	if (!p->started) {
+		p->win_end = schedmodel_window_end_at(p->m, s->recs[i].hdr->ts);
+		p->started = true;
+	}
+	for (k = i; k < i + n; k++) {
+		const struct schedrec_header *hdr = s->recs[k].hdr;
+
+		if (*len + hdr->size > s->cap) {
+			size_t cap = 2 * (s->cap + hdr->size);
+			unsigned char *b = realloc(s->bytes, cap);
+
+			if (!b)
+				return -ENOMEM;
+			s->bytes = b;
+			s->cap = cap;
+		}
+		past |= hdr->ts >= p->win_end;
+		memcpy(s->bytes + *len, hdr, hdr->size);
+		s->recs[k].hdr = (const void *)(uintptr_t)*len;
+		*len += hdr->size;
+	}
+	return past;
+}
+
+/* Fill @s with up to @max records, and say whether they are the last. */
+static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
+{
+	unsigned int k, want;
+	size_t len = 0;
+	int n, past;
+
+	s->n = 0;
+	s->end = 1;
+	while (s->n < max && s->end == 1) {
+		want = max - s->n;
+		if (want > TRACE_PASS_BATCH)
+			want = TRACE_PASS_BATCH;
+		n = srecreader_next_batch(p->r, s->recs + s->n, want);
+		if (n <= 0) {
+			s->end = n;
+			break;
+		}
+		past = slot_copy(p, s, s->n, n, &len);
+		if (past < 0) {
+			s->end = past;
+			break;
+		}
+		s->n += n;
+		if (past)
+			s->end = 0;
+	}
+	for (k = 0; k < s->n; k++)
+		s->recs[k].hdr = (const void *)(s->bytes +
+						(uintptr_t)s->recs[k].hdr);
+}
+
+static void *pipe_reader(void *arg)
+{
+	struct pipe *p = arg;
+	unsigned int max = PIPE_FIRST;
+	struct pipe_slot *s;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (p->filled - p->used == PIPE_SLOTS && !p->stop)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->lock);
+			break;
+		}
+		pthread_mutex_unlock(&p->lock);
+		s = &p->slots[p->filled % PIPE_SLOTS];
+		slot_fill(p, s, max);
+		max = max * 4 < PIPE_RECORDS ? max * 4 : PIPE_RECORDS;
+		pthread_mutex_lock(&p->lock);
+		p->filled++;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (s->end != 1)
+			break;
+	}
+	return NULL;
+}
+
+/* The next full slot, once there is one. */
+static struct pipe_slot *pipe_next(struct pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->filled == p->used)
+		pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	return &p->slots[p->used % PIPE_SLOTS];
+}
+
+/* The model is done with the oldest slot; @stop: and needs no more. */
+static void pipe_release(struct pipe *p, bool stop)
+{
+	pthread_mutex_lock(&p->lock);
+	p->used++;
+	p->stop |= stop;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Whether to read in a thread of its own: SCHEDREC_THREADS, or 2 CPUs. */
+static bool pipe_wanted(void)
+{
+	const char *env = getenv("SCHEDREC_THREADS");
+
+	if (env && *env)
+		return strtol(env, NULL, 10) > 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+static void pipe_free(struct pipe *p)
+{
+	unsigned int i;
+
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	for (i = 0; i < PIPE_SLOTS; i++)
+		free(p->slots[i].bytes);
+	free(p);
+}
+
+/*
+ * The records of @r through @m, read in a thread of their own; false if
+ * that thread could not start (nothing was read then).
+ */
+static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
+		      struct pass_state *ps)
+{
+	struct pipe *p = calloc(1, sizeof(*p));
+	struct pipe_slot *s;
+	unsigned int fed;
+	int ret;
+
+	if (!p)
+		return false;
+	p->r = r;
+	p->m = m;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	if (pthread_create(&p->thread, NULL, pipe_reader, p)) {
+		pipe_free(p);
+		return false;
+	}
+	do {
+		s = pipe_next(p);
+		ps->ret = s->end;
+		ret = s->n ? schedmodel_records(m, s->recs, s->n, &fed) : 1;
+		if (ret != 1) {
+			ps->ret = ret;
+			ps->early = !ret;
+		}
+		pipe_release(p, ps->ret != 1);
+	} while (ps->ret == 1);
+	pthread_join(p->thread, NULL);
+	pipe_free(p);
+	return true;
+}
+
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks)
 {
@@ -99,6 +311,8 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 	unsigned int fed;
 	int n, i;
 
+	if (!hooks && pipe_wanted() && pipe_pass(r, m, &p))
+		going = false;
 	while (going &&
 	       (p.ret = n = srecreader_next_batch(r, recs, TRACE_PASS_BATCH)) >
 	       0) {

@@ -42,7 +42,10 @@ struct trace_pass_hooks {
  * of the recording (the trailer's end, the last record's time, or the end
  * of the window if the pass stopped there).  Returns 0, the reader's or
  * the model's -errno (the model is finished all the same: what was read
- * can be reported), or what a hook returned.
+ * can be reported), or what a hook returned.  Without hooks, and with a
+ * second CPU (or SCHEDREC_THREADS above 1), another thread reads @r while
+ * this one runs @m: @r is the other thread's until this returns, and is
+ * read no further than in one thread.
  */
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks);

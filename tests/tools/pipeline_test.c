@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A report reads its trace in a thread of its own when it has a second
+ * CPU (tools/lib/tracepass.c).  Each test runs the same commands with
+ * SCHEDREC_THREADS=1 (one thread) and SCHEDREC_THREADS=2 (the reader in
+ * its own thread) and asserts that both exit with the same status and
+ * print the same stdout and stderr, byte for byte: on a trace of many
+ * more records than the pipeline holds at once, with a --range that ends
+ * early, from a pipe, cut short, and with a damaged chunk (after the end
+ * of a --range too: the reader must stop where the window ends, as it
+ * does in one thread).  A test that
+ * reads the whole trace also asserts that the report saw all of it.
+ *
+ * make check runs build/user-tests/schedrec, built with AddressSanitizer
+ * and UndefinedBehaviorSanitizer (SCHEDREC_ASAN_BIN); without it, the
+ * schedrec of SCHEDREC_BIN.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "run_util.h"
+#include "schedmodel.h"
+#include "srecreader.h"
+#include "tracepass.h"
+
+#define CPUS		3
+#define THREADS_PER_CPU	12
+#define ROUNDS		2500	/* 4 records per round and CPU: 30000 */
+
+/* The commands each test runs both ways, after "$S " and before TRACE. */
+static const char *const reports[] = {
+	"report offcpu",
+	"report offcpu --by process",
+	"report offcpu --interval 20ms",
+	"report offcpu --cpu 1 --csv",
+	"report tenancy",
+	"report states --top 5",
+	"report latency --csv --wakers",
+	"report heatmap --csv",
+	"export csv -o -",
+};
+
+/*
+ * A recording in tracegen's language: on each CPU its own threads take
+ * turns, each woken before it runs and leaving in R, S or D; every 97th
+ * round a thread of CPU 0 moves to CPU 1 and back, and CPU 2 loses
+ * events now and then.
+ */
+static char *trace_description(void)
+{
+	struct text t = { 0 };
+	char line[160];
+	unsigned int round, cpu, prev[CPUS] = { 0 };
+	static const char *const states[] = { "R", "S", "D", "S" };
+
+	text_add(&t, "cpus 3\n", 7);
+	for (cpu = 0; cpu < CPUS; cpu++) {
+		unsigned int i;
+
+		for (i = 0; i < THREADS_PER_CPU; i++) {
+			unsigned int tid = 100 + cpu * 100 + i;
+
+			snprintf(line, sizeof(line), "thread %u %u w%u-%u\n",
+				 tid, 100 + cpu * 100, cpu, i);
+			text_add(&t, line, strlen(line));
+		}
+	}
+	for (round = 0; round < ROUNDS; round++) {
+		for (cpu = 0; cpu < CPUS; cpu++) {
+			unsigned int base = 100 + cpu * 100;
+			unsigned int next = base +
+					    (round * 7 + cpu) % THREADS_PER_CPU;
+			unsigned long us = round * 200 + cpu * 13;
+
+			if (next == prev[cpu])
+				next = base + (next - base + 1) % THREADS_PER_CPU;
+			snprintf(line, sizeof(line),
+				 "%luus cpu%u waking %u\n%luus cpu%u wakeup %u\n",
+				 us, cpu, next, us + 1, cpu, next);
+			text_add(&t, line, strlen(line));
+			if (cpu == 2 && round % 301 == 150)
+				snprintf(line, sizeof(line),
+					 "%luus cpu2 lost 3 %luus %luus\n",
+					 us + 2, us + 2, us + 2);
+			else
+				snprintf(line, sizeof(line),
+					 "%luus cpu%u migrate %u %u %u\n",
+					 us + 2, cpu, next, cpu, cpu);
+			text_add(&t, line, strlen(line));
+			snprintf(line, sizeof(line),
+				 "%luus cpu%u switch %u %s %u\n", us + 5, cpu,
+				 prev[cpu], prev[cpu] ?
+				 states[round % 4] : "R", next);
+			text_add(&t, line, strlen(line));
+			prev[cpu] = next;
+		}
+	}
+	return t.data;
+}
+
+/* What a command did in one thread. */
+struct one_thread {
+	int status;
+	char *out, *err;
+};
+
+FIXTURE(pipeline) {
+	struct workdir w;
+	struct one_thread one;
+};
+
+FIXTURE_SETUP(pipeline)
+{
+	const char *asan = getenv("SCHEDREC_ASAN_BIN");
+	char path[512];
+	char *desc;
+
+	ASSERT_EQ(0, workdir_make(&self->w, "schedrec-pipeline-test"));
+	if (asan && *asan)
+		workdir_var(&self->w, "S", asan);
+	desc = trace_description();
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	ASSERT_EQ(0, write_trace_file(path, desc));
+	free(desc);
+}
+
+FIXTURE_TEARDOWN(pipeline)
+{
+	free(self->one.out);
+	free(self->one.err);
+	workdir_remove(&self->w);
+}
+
+/*
+ * Run @cmd in @w in one thread (into @one), then in two, and assert the
+ * same status, stdout and stderr; the status, which both share.
+ */
+static int run_both(struct __test_metadata *_metadata, struct workdir *w,
+		    struct one_thread *one, const char *cmd)
+{
+	int two_status;
+
+	one->status = workdir_run(w, "SCHEDREC_THREADS=1 %s", cmd);
+	free(one->out);
+	free(one->err);
+	one->out = strdup(w->out ? w->out : "");
+	one->err = strdup(w->err ? w->err : "");
+	two_status = workdir_run(w, "SCHEDREC_THREADS=2 %s", cmd);
+	TH_LOG("%s", cmd);
+	EXPECT_EQ(one->status, two_status);
+	EXPECT_STREQ(one->out, w->out ? w->out : "");
+	EXPECT_STREQ(one->err, w->err ? w->err : "");
+	EXPECT_EQ(NULL, strstr(one->err, "Sanitizer"));
+	EXPECT_EQ(NULL, strstr(one->err, "runtime error"));
+	return two_status;
+}
+
+TEST_F(pipeline, whole_trace)
+{
+	char cmd[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reports); i++) {
+		snprintf(cmd, sizeof(cmd), "$S %s trace.srec", reports[i]);
+		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+	}
+	/*
+	 * every off-CPU interval is there: one ends at each of the CPUS x
+	 * ROUNDS switches (a thread's first is censored), and one is still
+	 * going at the end for each thread but the CPUS running then
+	 */
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "$S report offcpu --csv trace.srec | awk -F, 'NR > 1 { n += $4 + $12 } END { print n }'"));
+	snprintf(cmd, sizeof(cmd), "%u\n",
+		 CPUS * ROUNDS + CPUS * THREADS_PER_CPU - CPUS);
+	EXPECT_STREQ(cmd, self->one.out);
+}
+
+TEST_F(pipeline, range_ends_early)
+{
+	char cmd[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reports); i++) {
+		snprintf(cmd, sizeof(cmd), "$S %s trace.srec --range 0.05:0.1",
+			 reports[i]);
+		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+	}
+}
+
+TEST_F(pipeline, from_a_pipe)
+{
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "cat trace.srec | $S report offcpu -"));
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "cat trace.srec | $S report states - --range 0.2:0.3"));
+}
+
+TEST_F(pipeline, cut_short)
+{
+	struct stat st;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	ASSERT_EQ(0, stat(path, &st));
+	ASSERT_EQ(0, truncate(path, st.st_size * 3 / 5));
+	/* no trailer: the records are reported, and the exit status is 1 */
+	EXPECT_EQ(1, run_both(_metadata, &self->w, &self->one,
+			      "$S report offcpu trace.srec"));
+	EXPECT_NE(NULL, strstr(self->one.err, "trailer"));
+	EXPECT_EQ(1, run_both(_metadata, &self->w, &self->one,
+			      "$S report latency trace.srec --range 0.1:5"));
+	/* a window that ends before the cut is read as far in both */
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "$S report offcpu trace.srec --range 0:0.2"));
+}
+
+TEST_F(pipeline, damaged_chunk)
+{
+	/* bytes a tenth into the file, about 50 ms in: a checksum fails */
+	EXPECT_EQ(0, workdir_run(&self->w,
+				 "size=$(stat -c %%s trace.srec) && printf 'XXXXXXXX' | dd of=trace.srec bs=1 seek=$((size / 10)) conv=notrunc 2>/dev/null"));
+	run_both(_metadata, &self->w, &self->one,
+		 "$S report offcpu trace.srec");
+	EXPECT_NE(0, self->one.status);
+	EXPECT_NE(NULL, strstr(self->one.err, "corrupt section"));
+	run_both(_metadata, &self->w, &self->one,
+		 "$S report tenancy trace.srec --strict");
+	EXPECT_NE(0, self->one.status);
+	/*
+	 * a window that ends before it: the reader stops where the window
+	 * ends, and finds nothing to say (a reader that went on would)
+	 */
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "$S report offcpu trace.srec --range 0:0.02"));
+	EXPECT_STREQ("", self->one.err);
+}
+
+/* A report slow at first: the reader's thread gets far ahead of it. */
+static void slow_start(void *arg, const struct offcpu_iv *iv)
+{
+	unsigned int *seen = arg;
+
+	(void)iv;
+	if ((*seen)++ < 40)
+		usleep(1000);
+}
+
+/*
+ * How far trace_pass() read @path with SCHEDREC_THREADS=@threads and a
+ * window of its first @window_ns: the reader's offset, and its sections
+ * in *@sections.
+ */
+static uint64_t offset_after_pass(const char *path, const char *threads,
+				  uint64_t window_ns, uint64_t *sections)
+{
+	struct schedmodel_window window = { .end = window_ns };
+	struct srecreader_options opt = { 0 };
+	unsigned int seen = 0;
+	struct sched_handler h = { .offcpu = slow_start, .arg = &seen };
+	struct schedmodel *m;
+	struct srecreader *r;
+	char err[256];
+	uint64_t offset = 0;
+
+	setenv("SCHEDREC_THREADS", threads, 1);
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	if (!r)
+		return 0;
+	m = schedmodel_new(srecreader_info(r), &window);
+	if (m && !schedmodel_add_handler(m, &h) && !trace_pass(r, m, NULL)) {
+		offset = srecreader_status(r)->offset;
+		*sections = srecreader_status(r)->sections;
+	}
+	schedmodel_free(m);
+	srecreader_close(r);
+	unsetenv("SCHEDREC_THREADS");
+	return offset;
+}
+
+/*
+ * With the report far behind it, the reader's thread still stops after
+ * the records that reach the end of the window: it has read as much of
+ * the file as one thread reads, a small part of it.
+ */
+TEST_F(pipeline, reader_stops_at_window_end)
+{
+	uint64_t one, two, one_sections = 0, two_sections = 0;
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	ASSERT_EQ(0, stat(path, &st));
+	one = offset_after_pass(path, "1", 20000000, &one_sections);
+	two = offset_after_pass(path, "2", 20000000, &two_sections);
+	ASSERT_NE(0, one);
+	EXPECT_EQ(one, two);
+	EXPECT_EQ(one_sections, two_sections);
+	EXPECT_LT(one, (uint64_t)st.st_size / 10);
+}
+
+TEST_HARNESS_MAIN
