@@ -22,7 +22,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <numa.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -40,6 +39,7 @@
 #include "cmd.h"
 #include "drain.h"
 #include "modstate.h"
+#include "nodemem.h"
 #include "procfile.h"
 #include "recopt.h"
 #include "srecsys.h"
@@ -72,34 +72,16 @@ static uint64_t now_ns(void)
 }
 
 /* Memory for the drain loop: on the drainer's node when NUMA is there. */
-static int numa_node = -1;
-
-static void *node_alloc(size_t size)
-{
-	void *p;
-
-	if (numa_node >= 0) {
-		p = numa_alloc_onnode(size, numa_node);
-		if (p)
-			memset(p, 0, size);
-		return p;
-	}
-	return calloc(1, size);
-}
-
 static void *writer_alloc(size_t size, void *arg)
 {
 	(void)arg;
-	return node_alloc(size);
+	return nodemem_alloc(size);
 }
 
 static void writer_free(void *p, size_t size, void *arg)
 {
 	(void)arg;
-	if (numa_node >= 0)
-		numa_free(p, size);
-	else
-		free(p);
+	nodemem_free(p, size);
 }
 
 static const struct srec_allocator node_allocator = {
@@ -210,8 +192,7 @@ static int pin(struct recorder *r)
 			  cpu, errno == EINVAL ? " (is it offline?)" : "");
 		return -errno;
 	}
-	if (numa_available() >= 0)
-		numa_node = numa_node_of_cpu(cpu);
+	nodemem_use_cpu(cpu);
 	return 0;
 }
 
@@ -678,7 +659,7 @@ static int setup_filter(struct recorder *r)
 		return 0;
 	procfile_read_u64("/proc/sys/kernel/pid_max", &pid_max);
 	f->nr_tids = pid_max + 1;
-	f->tids = node_alloc((f->nr_tids + 63) / 64 * 8);
+	f->tids = nodemem_alloc((f->nr_tids + 63) / 64 * 8);
 	if (!f->tids)
 		return -ENOMEM;
 	f->tgid = r->opt.pid;
@@ -867,10 +848,10 @@ static int setup_drainer(struct recorder *r)
 		fprintf(stderr, "schedrec record: warning: --direct: %s cannot be written with O_DIRECT (not a regular file, or its file system refuses it); writing through the page cache\n",
 			r->path);
 	if (!ret)
-		ret = drain_init(&r->d, r->nr_cpus, chunk, node_alloc);
+		ret = drain_init(&r->d, r->nr_cpus, chunk, nodemem_alloc);
 	if (!ret)
 		ret = setup_filter(r);
-	r->peak = node_alloc(r->nr_cpus * sizeof(*r->peak));
+	r->peak = nodemem_alloc(r->nr_cpus * sizeof(*r->peak));
 	if (!ret && !r->peak)
 		ret = -ENOMEM;
 	if (ret)
