@@ -1079,48 +1079,8 @@ feed_records(struct schedmodel *m, unsigned int wants,
 	return i;
 }
 
-/*
- * feed_records() with @wants a constant, for the sets of the reports
- * (offcpu, tenancy and timeline, latency, states): copies with what they
- * leave out gone.
- */
-static __attribute__((noinline)) unsigned int
-feed_offcpu(struct schedmodel *m, const struct srec_record *recs,
-	    unsigned int i, unsigned int n, int *ret)
-{
-	return feed_records(m, WANT_OFFCPU, recs, i, n, ret);
-}
-
-static __attribute__((noinline)) unsigned int
-feed_oncpu(struct schedmodel *m, const struct srec_record *recs,
-	   unsigned int i, unsigned int n, int *ret)
-{
-	return feed_records(m, WANT_ONCPU, recs, i, n, ret);
-}
-
-static __attribute__((noinline)) unsigned int
-feed_latency(struct schedmodel *m, const struct srec_record *recs,
-	     unsigned int i, unsigned int n, int *ret)
-{
-	return feed_records(m, WANT_LATENCY, recs, i, n, ret);
-}
-
+/* the sets of the reports: offcpu, tenancy and timeline, latency, states */
 #define WANT_STATES	(WANT_ONCPU | WANT_OFFCPU | WANT_SWITCHOUT | WANT_USURP)
-
-static __attribute__((noinline)) unsigned int
-feed_states(struct schedmodel *m, const struct srec_record *recs,
-	    unsigned int i, unsigned int n, int *ret)
-{
-	return feed_records(m, WANT_STATES, recs, i, n, ret);
-}
-
-/* and for any other set */
-static __attribute__((noinline)) unsigned int
-feed_any(struct schedmodel *m, const struct srec_record *recs,
-	 unsigned int i, unsigned int n, int *ret)
-{
-	return feed_records(m, m->wants, recs, i, n, ret);
-}
 
 int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed)
@@ -1134,25 +1094,31 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 	}
 	/* after the first, the model is started and, going on, not failed */
 	ret = schedmodel_record(m, &recs[0]);
+	if (ret != 1) {
+		*fed = 1;
+		return ret;
+	}
 	i = 1;
-	if (ret == 1) {
-		switch (m->wants) {
-		case WANT_OFFCPU:
-			i = feed_offcpu(m, recs, i, n, &ret);
-			break;
-		case WANT_ONCPU:
-			i = feed_oncpu(m, recs, i, n, &ret);
-			break;
-		case WANT_LATENCY:
-			i = feed_latency(m, recs, i, n, &ret);
-			break;
-		case WANT_STATES:
-			i = feed_states(m, recs, i, n, &ret);
-			break;
-		default:
-			i = feed_any(m, recs, i, n, &ret);
-			break;
-		}
+	/*
+	 * a copy of the record path for each report's set, @wants a
+	 * constant in it: the checks of what nobody asked for are gone
+	 */
+	switch (m->wants) {
+	case WANT_OFFCPU:
+		i = feed_records(m, WANT_OFFCPU, recs, i, n, &ret);
+		break;
+	case WANT_ONCPU:
+		i = feed_records(m, WANT_ONCPU, recs, i, n, &ret);
+		break;
+	case WANT_LATENCY:
+		i = feed_records(m, WANT_LATENCY, recs, i, n, &ret);
+		break;
+	case WANT_STATES:
+		i = feed_records(m, WANT_STATES, recs, i, n, &ret);
+		break;
+	default:
+		i = feed_records(m, m->wants, recs, i, n, &ret);
+		break;
 	}
 	*fed = i;
 	return ret;
