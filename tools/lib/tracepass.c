@@ -91,6 +91,23 @@ static bool pass_record(struct schedmodel *m,
 }
 
 /*
+ * A batch of records through the model; false once the pass stops there
+ * (the window ended, or -ENOMEM), with what the model said in @p.
+ */
+static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
+		       unsigned int n, struct pass_state *p)
+{
+	unsigned int fed;
+	int ret = schedmodel_records(m, recs, n, &fed);
+
+	if (ret == 1)
+		return true;
+	p->ret = ret;
+	p->early = !ret;
+	return false;
+}
+
+/*
  * The pipeline: with a second CPU, a thread reads the records (checks
  * and merges them) while the caller's thread runs the model.  They go
  * across in slots of up to PIPE_RECORDS, copied, since the reader reuses
@@ -271,8 +288,7 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 {
 	struct pipe *p = calloc(1, sizeof(*p));
 	struct pipe_slot *s;
-	unsigned int fed;
-	int ret;
+	bool going;
 
 	if (!p)
 		return false;
@@ -287,13 +303,9 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 	do {
 		s = pipe_next(p);
 		ps->ret = s->end;
-		ret = s->n ? schedmodel_records(m, s->recs, s->n, &fed) : 1;
-		if (ret != 1) {
-			ps->ret = ret;
-			ps->early = !ret;
-		}
-		pipe_release(p, ps->ret != 1);
-	} while (ps->ret == 1);
+		going = pass_batch(m, s->recs, s->n, ps) && s->end == 1;
+		pipe_release(p, !going);
+	} while (going);
 	pthread_join(p->thread, NULL);
 	pipe_free(p);
 	return true;
@@ -308,7 +320,6 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 	struct pass_state p = { 0 };
 	uint64_t start, win_end, end;
 	bool going = true;
-	unsigned int fed;
 	int n, i;
 
 	if (!hooks && pipe_wanted() && pipe_pass(r, m, &p))
@@ -326,11 +337,7 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 		 * the newest time of the records it took (and
 		 * schedmodel_finish() ends no earlier), so p.end need not.
 		 */
-		p.ret = schedmodel_records(m, recs, n, &fed);
-		if (p.ret != 1) {
-			p.early = !p.ret;
-			going = false;
-		}
+		going = pass_batch(m, recs, n, &p);
 	}
 	end = p.end;
 	if (p.early) {
