@@ -533,8 +533,7 @@ static void emit_latency(struct schedmodel *m, const struct thread *t,
 		.cpu = cpu,
 	};
 	if (!(m->wants & WANT_LATENCY) || end < m->win_start ||
-	    end >= m->win_end ||
-	    end < start)
+	    end >= m->win_end || end < start)
 		return;
 	if (kind == LATENCY_WAKEUP) {
 		ev.waker_irq = t->waker_irq;
