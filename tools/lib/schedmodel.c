@@ -874,7 +874,9 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	if (wk->hdr.type == SCHEDREC_EV_WAKEUP_NEW &&
 	    t->where == WHERE_UNSEEN)
 		t->where = WHERE_NEW;
-	if (t->where == WHERE_ON || t->wake_ts)
+	/* who woke it, and when, serve only wakeups and latencies */
+	if (!(wants & (WANT_WAKEUP | WANT_LATENCY)) ||
+	    t->where == WHERE_ON || t->wake_ts)
 		return;
 	t->wake_ts = wk->hdr.ts;
 	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
