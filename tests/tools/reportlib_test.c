@@ -158,6 +158,18 @@ TEST(percentiles_exact)
 	EXPECT_EQ(1, d.min);
 	EXPECT_EQ(100, d.max);
 	durstats_free(&d);
+	/* room for values grows with them: exact up to DURSTATS_EXACT */
+	for (i = DURSTATS_EXACT; i >= 1; i--)
+		durstats_add(&d, i);
+	ASSERT_NE(NULL, d.values);
+	EXPECT_EQ(DURSTATS_EXACT, d.cap);
+	EXPECT_EQ(DURSTATS_EXACT / 2, durstats_percentile(&d, 50));
+	EXPECT_EQ(DURSTATS_EXACT - 10, durstats_percentile(&d, 99.0234375));
+	durstats_add(&d, 0);
+	EXPECT_EQ(NULL, d.values);
+	EXPECT_NE(NULL, d.buckets);
+	EXPECT_EQ(0, d.min);
+	durstats_free(&d);
 }
 
 static int compare_u64(const void *a, const void *b)

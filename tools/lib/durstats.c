@@ -32,20 +32,30 @@ static void to_buckets(struct durstats *d)
 		d->buckets[durstats_bucket_of(d->values[i])]++;
 	free(d->values);
 	d->values = NULL;
+	d->cap = 0;
 }
+
+/* the room doubles from DURSTATS_FIRST to DURSTATS_EXACT exactly */
+_Static_assert(DURSTATS_EXACT % DURSTATS_FIRST == 0 &&
+	       !((DURSTATS_EXACT / DURSTATS_FIRST) &
+		 (DURSTATS_EXACT / DURSTATS_FIRST - 1)),
+	       "DURSTATS_EXACT is DURSTATS_FIRST times a power of two");
 
 void durstats_add_slow(struct durstats *d, uint64_t ns)
 {
 	if (d->failed)
 		return;
 	if (d->count <= DURSTATS_EXACT) {
-		if (!d->values) {
-			d->values = malloc(DURSTATS_EXACT * sizeof(*d->values));
-			if (!d->values) {
-				d->failed = true;
-				return;
-			}
+		/* most threads have few intervals: room as they come */
+		uint32_t cap = d->cap ? 2 * d->cap : DURSTATS_FIRST;
+		uint64_t *values = realloc(d->values, cap * sizeof(*values));
+
+		if (!values) {
+			d->failed = true;
+			return;
 		}
+		d->values = values;
+		d->cap = cap;
 		d->values[d->count - 1] = ns;
 		d->sorted = false;
 		return;

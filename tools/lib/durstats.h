@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #define DURSTATS_EXACT	1024
+#define DURSTATS_FIRST	16	/* values made room for at first */
 
 struct durstats {
 	uint64_t count;
@@ -27,6 +28,7 @@ struct durstats {
 	uint64_t min;
 	uint64_t max;
 	uint64_t *values;	/* the first DURSTATS_EXACT, then NULL */
+	uint32_t cap;		/* values' room: it doubles, up to that */
 	uint32_t *buckets;	/* after that */
 	bool sorted;
 	bool failed;		/* out of memory: percentiles are 0 */
@@ -62,7 +64,7 @@ static inline unsigned int durstats_bucket_of(uint64_t v)
 	       (v >> (e - DURSTATS_SUB_BITS));
 }
 
-/* durstats_add() before the histogram: the exact values, then the move. */
+/* durstats_add() past the values' room: more room, or the histogram. */
 void durstats_add_slow(struct durstats *d, uint64_t ns);
 
 /* Add @ns (inline: reports add a value per interval). */
@@ -76,7 +78,7 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	d->count++;
 	if (d->buckets) {
 		d->buckets[durstats_bucket_of(ns)]++;
-	} else if (d->values && d->count <= DURSTATS_EXACT) {
+	} else if (d->count <= d->cap) {
 		d->values[d->count - 1] = ns;
 		d->sorted = false;
 	} else {
