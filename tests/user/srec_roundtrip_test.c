@@ -4,8 +4,9 @@
  * CPUs with records of every type, written raw and with zlib, to a file
  * and through a pipe, read back merged by time and compared record by
  * record, also in batches; the header's fields; the merge's memory bound
- * with and without SYNC, and its order among equal times; chunk splitting;
- * a mapped file cut short or written over while it is read.
+ * with and without SYNC, its order among equal times and in runs of one
+ * CPU's records; chunk splitting; a mapped file cut short or written over
+ * while it is read.
  */
 #include <errno.h>
 #include <string.h>
@@ -505,6 +506,107 @@ TEST(merge_ties)
 		EXPECT_EQ(nr - 1, got.records[nr + 1].cpu) TH_LOG("%u CPUs", nr);
 		for (cpu = 0; cpu < nr; cpu++)
 			EXPECT_EQ(0u, srecreader_cpu(r, cpu)->late);
+		srecreader_close(r);
+		expected_free(&got);
+		bytes_free(&file);
+	}
+}
+
+/*
+ * Runs of one CPU's records, read in batches: each CPU's chunk of 32
+ * records, their times drawn close together so that CPUs tie often and a
+ * CPU repeats a time, go out as a plain merge by (time, CPU) gives them,
+ * with 2 CPUs up to 12.  With one record older than the one before it on
+ * its CPU, that record goes out when its CPU's turn comes, counted late.
+ */
+#define RUN_RECORDS	32
+
+/* The plain merge of @ts (RUN_RECORDS a CPU): CPU, then index, into @order. */
+static unsigned int merge_by_hand(uint64_t ts[][RUN_RECORDS], unsigned int nr,
+				  unsigned int order[][2])
+{
+	unsigned int next[12] = { 0 }, n, cpu, best, late = 0;
+	uint64_t newest = 0;
+
+	for (n = 0; n < nr * RUN_RECORDS; n++) {
+		best = nr;
+		for (cpu = 0; cpu < nr; cpu++)
+			if (next[cpu] < RUN_RECORDS &&
+			    (best == nr ||
+			     ts[cpu][next[cpu]] < ts[best][next[best]]))
+				best = cpu;
+		order[n][0] = best;
+		order[n][1] = next[best]++;
+		if (ts[best][order[n][1]] < newest)
+			late++;
+		else
+			newest = ts[best][order[n][1]];
+	}
+	return late;
+}
+
+TEST(merge_runs)
+{
+	static const unsigned int cpu_counts[] = { 2, 3, 5, 12 };
+	static unsigned int order[12 * RUN_RECORDS][2];
+	uint64_t ts[12][RUN_RECORDS];
+	unsigned int k, cpu, i, late, calls;
+	uint32_t rng = 7;
+
+	/* each count of CPUs twice: in order, then with a record late */
+	for (k = 0; k < 2 * ARRAY_SIZE(cpu_counts); k++) {
+		unsigned int nr = cpu_counts[k / 2], variant = k % 2;
+		unsigned int got_late = 0;
+		struct expected_list got = { 0 };
+		struct bytes file = { 0 };
+		struct chunk_spec c;
+		struct srecreader *r;
+		char err[256];
+
+		put_header(&file, nr, 0);
+		for (cpu = 0; cpu < nr; cpu++) {
+			chunk_spec_init(&c, cpu, 0, RUN_RECORDS, 1000);
+			for (i = 0; i < RUN_RECORDS; i++) {
+				struct schedrec_switch *sw =
+					(void *)(c.payload + 32 * i);
+
+				rng = rng * 1103515245 + 12345;
+				/* steps of 0 to 3 ns: ties, repeats */
+				ts[cpu][i] = i ? ts[cpu][i - 1] + (rng >> 16) % 4 :
+					     1000;
+				sw->hdr.ts = ts[cpu][i];
+			}
+			if (variant && cpu == 1) {
+				ASSERT_LT(1005, ts[cpu][19]);
+				ts[cpu][20] = ts[cpu][19] - 5;
+				((struct schedrec_switch *)(c.payload + 32 * 20))
+					->hdr.ts = ts[cpu][20];
+			}
+			c.head.last_ts = ts[cpu][RUN_RECORDS - 1];
+			chunk_spec_put(&file, &c);
+		}
+		late = merge_by_hand(ts, nr, order);
+		/* and those after it that are older than the newest too */
+		EXPECT_EQ(variant, !!late);
+		r = open_bytes(file.data, file.len, NULL, err, sizeof(err));
+		ASSERT_NE(NULL, r) TH_LOG("%s", err);
+		EXPECT_EQ(0, read_batches(r, &got, READ_BATCH_MAX, &calls));
+		ASSERT_EQ(nr * RUN_RECORDS, got.count);
+		for (i = 0; i < got.count; i++) {
+			const struct schedrec_header *hdr =
+				(const void *)got.records[i].rec;
+
+			EXPECT_EQ(order[i][0], got.records[i].cpu)
+				TH_LOG("%u CPUs, record %u", nr, i);
+			EXPECT_EQ(order[i][1], got.records[i].seq);
+			EXPECT_EQ(ts[order[i][0]][order[i][1]], hdr->ts);
+		}
+		for (cpu = 0; cpu < nr; cpu++) {
+			EXPECT_EQ(RUN_RECORDS, srecreader_cpu(r, cpu)->records);
+			EXPECT_EQ(RUN_RECORDS * 32, srecreader_cpu(r, cpu)->bytes);
+			got_late += srecreader_cpu(r, cpu)->late;
+		}
+		EXPECT_EQ(late, got_late);
 		srecreader_close(r);
 		expected_free(&got);
 		bytes_free(&file);

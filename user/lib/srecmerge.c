@@ -7,7 +7,8 @@
  * scan) orders the CPUs with a record to hand out by that record's
  * timestamp; the oldest goes out once it is older than the latest SYNC
  * horizon (nothing older can follow), or the input is over, or too much is
- * held.  Records go out in batches: see srecreader_next_batch().
+ * held.  Records go out in batches: see srecreader_next_batch(); most
+ * of them in runs of one CPU's records, up to the next CPU's oldest.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,8 +22,9 @@
 #define MERGE_SCAN_MAX	8
 
 /*
- * How far ahead of a CPU's current record deliver() prefetches: its
- * chunk was read and checked long before, with the other CPUs' chunks.
+ * How far ahead of a CPU's current record deliver() and deliver_run()
+ * prefetch: its chunk was read and checked long before, with the other
+ * CPUs' chunks.
  */
 #define MERGE_PREFETCH	512
 
@@ -869,9 +871,9 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 /*
  * Hand out the oldest record and move its CPU on; false if it cannot go.
  * One not of its type's fixed size (a STACK, say) is checked again: see
- * record_still_sound().  The common case (the next record of the same
- * chunk, of its type's fixed size, no numbers missing) is kept short: it
- * is half of what reading a trace costs.
+ * record_still_sound().  Most records go in runs (deliver_run()); this
+ * one takes the rest, and is kept short for the next record of the same
+ * chunk, of its type's fixed size, no numbers missing.
  */
 static inline __attribute__((always_inline)) bool
 deliver(struct srecreader *r, struct srec_record *rec)
@@ -934,6 +936,131 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	__builtin_prefetch(chunk->data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, next->ts);
 	return true;
+}
+
+/*
+ * The CPU that would be on top without the top one, and its record's
+ * time; UINT64_MAX if no other CPU has a record.
+ */
+static void runner_up(const struct srecreader *r, unsigned int *cpu,
+		      uint64_t *ts)
+{
+	unsigned int top = r->heap[0], i, child;
+
+	*cpu = top;
+	*ts = UINT64_MAX;
+	if (r->scan) {
+		for (i = 0; i < r->nr_cpus; i++)
+			if (i != top && (r->scan_has >> i & 1) &&
+			    key_before(r->scan_ts[i], i, *ts, *cpu)) {
+				*ts = r->scan_ts[i];
+				*cpu = i;
+			}
+		return;
+	}
+	for (child = 1; child <= 2 && child < r->heap_len; child++)
+		if (key_before(r->heap_ts[child], r->heap[child], *ts, *cpu)) {
+			*ts = r->heap_ts[child];
+			*cpu = r->heap[child];
+		}
+}
+
+/* Where a run is: what deliver_run() asks run_fill() to go on from. */
+struct run {
+	const unsigned char *data;	/* the chunk's records */
+	uint32_t pos, end;		/* the next record, the payload's end */
+	uint64_t last;			/* the last record's time */
+	uint64_t newest;		/* how much newer the next may be */
+	uint64_t seq, offset;		/* the next number, the chunk's offset */
+	unsigned int cpu;
+};
+
+/* The records of @run into @recs, up to @max: how many. */
+static unsigned int run_fill(struct run *run, const int *fixed,
+			     struct srec_record *recs, unsigned int max)
+{
+	const unsigned char *data = run->data;
+	uint64_t last = run->last, newest = run->newest;
+	const struct schedrec_header *hdr, *next;
+	uint32_t pos = run->pos;
+	unsigned int n;
+
+	for (n = 0; n < max; n++) {
+		hdr = (const void *)(data + pos);
+		next = (const void *)(data + pos + hdr->size);
+		if (unlikely(hdr->size != fixed[hdr->type] ||
+			     hdr->type == SCHEDREC_REC_LOST ||
+			     hdr->ts - last > newest ||
+			     hdr->seq != (uint32_t)(run->seq + n) ||
+			     pos + hdr->size + sizeof(*next) > run->end ||
+			     next->type == SCHEDREC_REC_PAD))
+			break;
+		newest -= hdr->ts - last;
+		last = hdr->ts;
+		recs[n].hdr = hdr;
+		recs[n].cpu = run->cpu;
+		recs[n].seq = run->seq + n;
+		recs[n].gap = 0;
+		recs[n].chunk_offset = run->offset;
+		pos += hdr->size;
+	}
+	run->pos = pos;
+	run->last = last;
+	return n;
+}
+
+/*
+ * deliver() of a run of records at once: those of the top CPU's chunk
+ * that come before any other CPU's (and the horizon) and need none of
+ * deliver()'s exceptions (a chunk's first or last record, a PAD next, a
+ * LOST, a record not of its type's fixed size, a number missing, a record
+ * older than the last handed out).  It stops at the first that does,
+ * which deliver() then hands out; the records it hands out it counts as
+ * deliver() would.  How many, up to @max; 0 if the first is not one.
+ */
+static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
+				unsigned int max, bool any_time)
+{
+	struct reader_cpu *c = &r->cpus[r->heap[0]];
+	const struct reader_chunk *chunk = c->first;
+	struct run run = {
+		.data = chunk->data, .pos = c->pos, .end = chunk->head.raw_len,
+		.last = r->newest_ts, .seq = c->next_seq,
+		.offset = chunk->offset, .cpu = r->heap[0],
+	};
+	unsigned int other_cpu, n;
+	uint64_t other_ts;
+
+	if (c->chunk_start)
+		return 0;
+	/* before the runner-up: not after it, if a tie goes to this CPU */
+	runner_up(r, &other_cpu, &other_ts);
+	if (run.cpu > other_cpu && !other_ts)
+		return 0;
+	run.newest = other_ts - (run.cpu > other_cpu);
+	if (!any_time && run.newest >= r->horizon) {
+		if (!r->horizon)
+			return 0;
+		run.newest = r->horizon - 1;
+	}
+	/* last <= ts <= newest in one unsigned compare, if that is a range */
+	if (run.newest < run.last)
+		return 0;
+	run.newest -= run.last;
+	n = run_fill(&run, r->types.fixed, recs, max);
+	if (!n)
+		return 0;
+	c->stats.records += n;
+	c->stats.bytes += run.pos - c->pos;
+	c->stats.last_ts = run.last;
+	c->pos = run.pos;
+	c->next_seq += n;
+	c->started = true;
+	r->newest_ts = run.last;
+	__builtin_prefetch(run.data + run.pos + MERGE_PREFETCH);
+	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
+							   run.pos))->ts);
+	return n;
 }
 
 /* The end of the records: what the trailer says against what was read. */
@@ -1059,7 +1186,7 @@ int srecreader_next(struct srecreader *r, struct srec_record *rec)
 int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 			  unsigned int max)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, run;
 	bool any_time;
 
 	if (r->retired)
@@ -1077,9 +1204,12 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	 */
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
-	       (any_time || r->heap_ts[0] < r->horizon) &&
-	       deliver(r, &recs[n]))
-		n++;
+	       (any_time || r->heap_ts[0] < r->horizon)) {
+		run = deliver_run(r, recs + n, max - n, any_time);
+		n += run;
+		if (!run && !deliver(r, &recs[n++]))
+			return n > 1 ? (int)n - 1 : next_slow(r, recs);
+	}
 	return n ? (int)n : next_slow(r, recs);
 }
 
