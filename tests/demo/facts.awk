@@ -6,9 +6,9 @@
 #   awk -f facts.awk threads.txt <(srecdump demo.srec)
 #
 # threads.txt holds demo-workload's "name tid" lines (and its
-# "ticker-late-rise-ns N" line, shown with the ticker's fact).  For each fact it
-# prints "ok" or "NOT MET" and what it measured; the exit status is the
-# number of facts not met.
+# "ticker-longest-sleep-ns N" line, shown with the ticker's fact).  For
+# each fact it prints "ok" or "NOT MET" and what it measured; the exit
+# status is the number of facts not met.
 #
 # An off-CPU interval runs from a thread's switch-out to its next
 # switch-in (any CPU), labelled with the state at the switch-out; a thread's
@@ -23,8 +23,8 @@ function verdict(ok, what) {
 }
 
 # the first file: "name tid"
-FNR == NR && $1 == "ticker-late-rise-ns" {
-	late_rise = $2
+FNR == NR && $1 == "ticker-longest-sleep-ns" {
+	own_sleep = $2
 	next
 }
 
@@ -84,7 +84,7 @@ END {
 		sprintf("ticker %s: longest off-CPU %s in %s (50 ms +- 10%%, S); %d S intervals %s..%s%s",
 			t, ms(max_len[t]), max_state[t], intervals[t, "S"],
 			ms(st_min[t, "S"]), ms(st_max[t, "S"]),
-			late_rise == "" ? "" : sprintf("; late timers stretched a sleep by up to %s", ms(late_rise))))
+			own_sleep == "" ? "" : sprintf("; its longest sleep by its own clock %s", ms(own_sleep))))
 
 	t = tid["pinned"]
 	total = oncpu[t, 0] + oncpu[t, 1]
