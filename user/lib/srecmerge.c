@@ -7,8 +7,8 @@
  * scan) orders the CPUs with a record to hand out by that record's
  * timestamp; the oldest goes out once it is older than the latest SYNC
  * horizon (nothing older can follow), or the input is over, or too much is
- * held.  Records go out in batches: see srecreader_next_batch(); most
- * of them in runs of one CPU's records, up to the next CPU's oldest.
+ * held.  Records go out in batches: see srecreader_next_batch(); where
+ * one CPU's come several in a row, in runs (deliver_run()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -27,6 +27,9 @@
  * CPUs' chunks.
  */
 #define MERGE_PREFETCH	512
+
+/* At most this many chances of a run go untried after short ones */
+#define RUN_BACKOFF_MAX	1023
 
 /*
  * Chunks are kept for reuse once their records are handed out, up to as
@@ -868,14 +871,21 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
 }
 
+enum delivered {
+	NOT_DELIVERED,
+	DELIVERED,
+	DELIVERED_AGAIN,	/* and the CPU's next record is the oldest */
+};
+
 /*
- * Hand out the oldest record and move its CPU on; false if it cannot go.
- * One not of its type's fixed size (a STACK, say) is checked again: see
- * record_still_sound().  Most records go in runs (deliver_run()); this
- * one takes the rest, and is kept short for the next record of the same
- * chunk, of its type's fixed size, no numbers missing.
+ * Hand out the oldest record and move its CPU on.  One not of its type's
+ * fixed size (a STACK, say) is checked again: see record_still_sound().
+ * Kept short for the next record of the same chunk, of its type's fixed
+ * size, no numbers missing; where a CPU's records come several in a row,
+ * deliver_run() hands out the rest of the run.
  */
-static inline __attribute__((always_inline)) bool
+
+static inline __attribute__((always_inline)) enum delivered
 deliver(struct srecreader *r, struct srec_record *rec)
 {
 	unsigned int cpu = r->heap[0];
@@ -889,7 +899,7 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	/* checked here, when it goes: a mapped file may have changed */
 	if (unlikely(hdr->size != r->types.fixed[hdr->type]) &&
 	    !record_still_sound(r, chunk, c->pos))
-		return false;
+		return NOT_DELIVERED;
 	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
 	if (unlikely(hdr->type == SCHEDREC_REC_LOST)) {
 		s->lost += ((const struct schedrec_lost *)hdr)->count;
@@ -929,13 +939,13 @@ deliver(struct srecreader *r, struct srec_record *rec)
 		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
 			deliver_next_chunk(r, c);
-			return true;
+			return DELIVERED;
 		}
 		next = cpu_record(r, cpu);
 	}
 	__builtin_prefetch(chunk->data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, next->ts);
-	return true;
+	return r->heap[0] == cpu ? DELIVERED_AGAIN : DELIVERED;
 }
 
 /*
@@ -1063,6 +1073,33 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 	return n;
 }
 
+/*
+ * deliver_run() after a record whose CPU is on top again, if it is worth
+ * it: it pays for its start with two records or more.  With many CPUs
+ * busy, runs are shorter; after each short one, twice as many chances
+ * (up to RUN_BACKOFF_MAX) go untried.  How many records it handed out.
+ */
+static inline unsigned int maybe_run(struct srecreader *r,
+				     struct srec_record *recs,
+				     unsigned int max, bool any_time)
+{
+	unsigned int run;
+
+	if (r->run_skip) {
+		r->run_skip--;
+		return 0;
+	}
+	run = deliver_run(r, recs, max, any_time);
+	if (run >= 2) {
+		r->run_backoff = 0;
+		return run;
+	}
+	r->run_backoff = r->run_backoff < RUN_BACKOFF_MAX ?
+			 2 * r->run_backoff + 1 : RUN_BACKOFF_MAX;
+	r->run_skip = r->run_backoff;
+	return run;
+}
+
 /* The end of the records: what the trailer says against what was read. */
 static void finish(struct srecreader *r)
 {
@@ -1186,7 +1223,8 @@ int srecreader_next(struct srecreader *r, struct srec_record *rec)
 int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 			  unsigned int max)
 {
-	unsigned int n = 0, run;
+	enum delivered done;
+	unsigned int n = 0;
 	bool any_time;
 
 	if (r->retired)
@@ -1205,10 +1243,13 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
-		run = deliver_run(r, recs + n, max - n, any_time);
-		n += run;
-		if (!run && !deliver(r, &recs[n++]))
-			return n > 1 ? (int)n - 1 : next_slow(r, recs);
+		done = deliver(r, &recs[n]);
+		if (!done)
+			break;
+		n++;
+		/* its CPU is on top again: a run may follow */
+		if (unlikely(done == DELIVERED_AGAIN) && n < max)
+			n += maybe_run(r, recs + n, max - n, any_time);
 	}
 	return n ? (int)n : next_slow(r, recs);
 }

@@ -78,6 +78,8 @@ struct srecreader {
 	bool scan;			/* few CPUs: see scan_top() */
 	uint32_t scan_has;		/* CPUs with a record */
 	uint64_t *scan_ts;		/* each CPU's record's time */
+	unsigned int run_skip;		/* chances of a run left untried */
+	unsigned int run_backoff;	/* and after the next short one */
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
