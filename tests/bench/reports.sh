@@ -19,8 +19,8 @@
 #
 # Part 2 (perf_vs_schedrec): perf sched timehist and latency against
 # schedrec report offcpu (in one thread, and by default), each on its own
-# recording of the same VM workload; target: schedrec 20 times perf's
-# events/s.
+# recording of the same VM workload, run in interleaved rounds; target:
+# schedrec 20 times perf's events/s.
 
 reports_records=${BENCH_REPORT_RECORDS:-100000000}
 reports_list="offcpu tenancy states latency"
@@ -98,15 +98,17 @@ reports_bench() {
 # perf sched against schedrec report on the same workload: the demo's VM
 # run (tests/demo/run.sh, DEMO_WORKLOAD=hackbench) records `hackbench -g 4
 # -l BENCH_PERF_LOOPS` with both perf sched record and schedrec record in
-# one boot and brings both files out; each tool then reads its own file on
-# the host, BENCH_PERF_RUNS times in a row, best of three such loops by CPU
-# time, and wall time of the same loop.  Events: the records of each file
-# (perf script's lines; schedrec's records).
+# one boot and brings both files out; on the host, each tool then reads
+# its own file in BENCH_PERF_RUNS rounds, every command once a round (so
+# that the host's drifts and bursts fall on all of them alike), each run
+# timed by perf stat; the median CPU time (task-clock) and the median wall
+# time count.  Events: the records of each file (perf script's lines;
+# schedrec's records).
 perf_vs_schedrec() {
-	local dir=$out/perf-demo n=${BENCH_PERF_RUNS:-20} perf_events sr_events
-	local line t_timehist t_latency t_offcpu w_timehist w_latency w_offcpu
-	local t_serial w_serial
-	local schedrec=$root/build/user/schedrec
+	local dir=$out/perf-demo rounds=${BENCH_PERF_RUNS:-30} perf_events sr_events
+	local schedrec=$root/build/user/schedrec times=$out/perf-vs-schedrec
+	local names=(timehist latency serial offcpu) i r line name t w ev
+	local t_offcpu w_offcpu
 
 	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
 		DEMO_HACKBENCH_LOOPS=${BENCH_PERF_LOOPS:-1000} \
@@ -117,34 +119,59 @@ perf_vs_schedrec() {
 		awk '$1 ~ /^[0-9]+$/ && NF > 3' | wc -l)
 	[ "$perf_events" -gt 0 ] && [ "$sr_events" -gt 0 ] ||
 		die "no events in the demo's perf.data or trace"
-	loop() {
-		local i
-		for i in $(seq "$n"); do
-			"$@" >/dev/null 2>&1
+	# one run of a command under perf stat: "wall_ms cpu_ms"
+	stat_run() {
+		perf stat -x, -e task-clock,duration_time "$@" 2>&1 >/dev/null |
+			awk -F, '$3 == "task-clock" { c = $1 }
+				 $3 == "duration_time" { w = $1 / 1e6 }
+				 END { if (c == "" || w == "") exit 1; print w, c }'
+	}
+	run_named() {
+		case $1 in
+		timehist) stat_run perf sched timehist -i "$dir/perf.data" ;;
+		latency) stat_run perf sched latency -i "$dir/perf.data" ;;
+		serial) stat_run env SCHEDREC_THREADS=1 "$schedrec" report offcpu -q "$dir/demo.srec" ;;
+		offcpu) stat_run "$schedrec" report offcpu -q "$dir/demo.srec" ;;
+		esac
+	}
+	mkdir -p "$times"
+	for name in "${names[@]}"; do
+		: >"$times/$name"
+	done
+	for ((r = 0; r < rounds; r++)); do
+		for name in "${names[@]}"; do
+			run_named "$name" >>"$times/$name" ||
+				die "perf stat could not time $name"
+		done
+	done
+	# "median_wall_ms median_cpu_ms" of one command's runs
+	medians() {
+		local col
+		for col in 1 2; do
+			awk -v c="$col" '{ print $c }' "$times/$1" | sort -n |
+				awk '{ v[NR] = $1 } END { printf "%s ", v[int((NR + 1) / 2)] }'
 		done
 	}
-	timed() {
-		best_of_three bash -c "$(declare -f loop); n=$n; loop $*"
-	}
-	read -r w_timehist t_timehist _ <<<"$(timed perf sched timehist -i "'$dir/perf.data'")"
-	read -r w_latency t_latency _ <<<"$(timed perf sched latency -i "'$dir/perf.data'")"
-	read -r w_serial t_serial _ <<<"$(timed env SCHEDREC_THREADS=1 "'$schedrec'" report offcpu -q "'$dir/demo.srec'")"
-	read -r w_offcpu t_offcpu _ <<<"$(timed "'$schedrec'" report offcpu -q "'$dir/demo.srec'")"
+	read -r w_offcpu t_offcpu <<<"$(medians offcpu)"
 	echo "## schedrec report vs perf sched, the same VM workload"
 	echo
-	echo "hackbench -g 4 -l ${BENCH_PERF_LOOPS:-1000} in one VM boot (Debian 6.12, TCG), recorded by perf sched record and schedrec record together; each file read $n times in a row on the host, best of 3 by CPU time (user + system), with that run's wall time. perf.data: $perf_events events; the .srec: $sr_events records. schedrec in one thread (SCHEDREC_THREADS=1), and as by default (the reader in a thread of its own); the ratios are of the default run, by CPU time and by wall time."
+	echo "hackbench -g 4 -l ${BENCH_PERF_LOOPS:-1000} in one VM boot (Debian 6.12, TCG), recorded by perf sched record and schedrec record together; on the host, $rounds rounds, each command run once a round under perf stat, medians of CPU time (task-clock) and wall time. perf.data: $perf_events events; the .srec: $sr_events records. schedrec in one thread (SCHEDREC_THREADS=1), and as by default (the reader in a thread of its own); the ratios are of the default run, by CPU time and by wall time."
 	echo
-	echo "| command | CPU s | wall s | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
+	echo "| command | CPU ms | wall ms | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
 	echo "|---|---|---|---|---|---|---|"
-	for line in "perf sched timehist:$t_timehist:$w_timehist:$perf_events" \
-		"perf sched latency:$t_latency:$w_latency:$perf_events" \
-		"schedrec report offcpu, 1 thread:$t_serial:$w_serial:$sr_events" \
-		"schedrec report offcpu:$t_offcpu:$w_offcpu:$sr_events"; do
-		IFS=: read -r name t w ev <<<"$line"
-		awk -v name="$name" -v t="$t" -v w="$w" -v ev="$ev" -v n="$n" \
+	for i in "${!names[@]}"; do
+		name=${names[$i]}
+		read -r w t <<<"$(medians "$name")"
+		case $name in
+		timehist) line="perf sched timehist"; ev=$perf_events ;;
+		latency) line="perf sched latency"; ev=$perf_events ;;
+		serial) line="schedrec report offcpu, 1 thread"; ev=$sr_events ;;
+		offcpu) line="schedrec report offcpu"; ev=$sr_events ;;
+		esac
+		awk -v name="$line" -v t="$t" -v w="$w" -v ev="$ev" \
 			-v ot="$t_offcpu" -v ow="$w_offcpu" -v oev="$sr_events" \
 			'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.0f | %.1f | %.1f |\n",
-				name, t, w, ev * n / t, ev * n / w,
+				name, t, w, ev * 1000 / t, ev * 1000 / w,
 				(oev / ot) / (ev / t), (oev / ow) / (ev / w) }'
 	done
 	echo
