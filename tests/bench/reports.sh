@@ -107,7 +107,7 @@ reports_bench() {
 perf_vs_schedrec() {
 	local dir=$out/perf-demo rounds=${BENCH_PERF_RUNS:-30} perf_events sr_events
 	local schedrec=$root/build/user/schedrec times=$out/perf-vs-schedrec
-	local names=(timehist latency serial offcpu) i r line name t w ev
+	local names=(timehist latency serial offcpu) r line name t w ev
 	local t_offcpu w_offcpu
 
 	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
@@ -159,8 +159,7 @@ perf_vs_schedrec() {
 	echo
 	echo "| command | CPU ms | wall ms | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
 	echo "|---|---|---|---|---|---|---|"
-	for i in "${!names[@]}"; do
-		name=${names[$i]}
+	for name in "${names[@]}"; do
 		read -r w t <<<"$(medians "$name")"
 		case $name in
 		timehist) line="perf sched timehist"; ev=$perf_events ;;

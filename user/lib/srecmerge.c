@@ -871,6 +871,18 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
 }
 
+/*
+ * Whether a record other than a PAD starts at payload byte @pos of @data
+ * (@end bytes): then a CPU's next record is simply there.
+ */
+static inline bool record_follows(const unsigned char *data, uint32_t pos,
+				  uint32_t end)
+{
+	const struct schedrec_header *next = (const void *)(data + pos);
+
+	return pos + sizeof(*next) <= end && next->type != SCHEDREC_REC_PAD;
+}
+
 enum delivered {
 	NOT_DELIVERED,
 	DELIVERED,
@@ -884,7 +896,6 @@ enum delivered {
  * size, no numbers missing; where a CPU's records come several in a row,
  * deliver_run() hands out the rest of the run.
  */
-
 static inline __attribute__((always_inline)) enum delivered
 deliver(struct srecreader *r, struct srec_record *rec)
 {
@@ -931,10 +942,9 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	 * the page after the file, which reads as zeros.
 	 */
 	pos = c->pos + hdr->size;
-	next = (const void *)(chunk->data + pos);
-	if (likely(pos + sizeof(*next) <= chunk->head.raw_len &&
-		   next->type != SCHEDREC_REC_PAD)) {
+	if (likely(record_follows(chunk->data, pos, chunk->head.raw_len))) {
 		c->pos = pos;
+		next = (const void *)(chunk->data + pos);
 	} else {
 		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
@@ -991,19 +1001,17 @@ static unsigned int run_fill(struct run *run, const int *fixed,
 {
 	const unsigned char *data = run->data;
 	uint64_t last = run->last, newest = run->newest;
-	const struct schedrec_header *hdr, *next;
+	const struct schedrec_header *hdr;
 	uint32_t pos = run->pos;
 	unsigned int n;
 
 	for (n = 0; n < max; n++) {
 		hdr = (const void *)(data + pos);
-		next = (const void *)(data + pos + hdr->size);
 		if (unlikely(hdr->size != fixed[hdr->type] ||
 			     hdr->type == SCHEDREC_REC_LOST ||
 			     hdr->ts - last > newest ||
 			     hdr->seq != (uint32_t)(run->seq + n) ||
-			     pos + hdr->size + sizeof(*next) > run->end ||
-			     next->type == SCHEDREC_REC_PAD))
+			     !record_follows(data, pos + hdr->size, run->end)))
 			break;
 		newest -= hdr->ts - last;
 		last = hdr->ts;
