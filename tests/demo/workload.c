@@ -3,33 +3,30 @@
  * demo-workload: threads whose scheduling is known in advance, for `make
  * demo` and for the tests that check schedrec's reports against it.
  *
- *   ticker   wakes on a 50 ms grid (absolute clock_nanosleep) and works
- *            4.5 ms: off CPU 45.5 ms at a time, sleeping (S), plus how
- *            late the next wakeup is, minus how late this one was (and
- *            minus how far its work overran).  Its longest sleep is meant
- *            to read as its period, 50 ms +- 10 %.  Under QEMU's
+ *   ticker   works 2 ms, then sleeps 45.5 ms from the end of its work (S):
+ *            its longest time off CPU is meant to read as 50 ms +- 10 %,
+ *            whatever the machine's timers.  Never less than 45.5 ms but for
+ *            the moment between its work's end and its switch-out (its
+ *            longest of about 80 would have to lose 0.5 ms there); more by
+ *            how late its timer fires and how long it waits to run then, up
+ *            to 9.5 ms.  On hardware that is microseconds.  Under QEMU's
  *            single-threaded TCG a wakeup is late by as long as the other
- *            vCPU keeps the host thread: any interrupt, even the ticker's
- *            own timer, hands the thread to the other vCPU until an
- *            interrupt takes it back (the other's 4 ms tick at the
- *            latest, when nothing else comes first).  Two such waits may
- *            add up (10.5 ms seen).  The longest of 80 sleeps is 45.5 ms
- *            plus the largest difference between consecutive delays,
- *            which is hardly ever below 0: 45-55 leaves that difference
- *            9.5 ms, where 3 ms of work left it 8 (a sleep of 54.2 ms
- *            seen on a quiet host, 56.7 on a busy one).  On a busy host
- *            the work itself may overrun (its vCPU held up past the
- *            work's end): once, every sleep of a run was shorter than
- *            45 ms (44.4 at most).  So it measures its sleeps by its own
- *            clock, from its work's end to its wakeup, and prints the
- *            longest at the end: a run whose machine put that outside
- *            50 ms +- 10 % can be told apart and recorded again.  It
- *            runs SCHED_FIFO so that it gets a CPU as soon as it wakes
- *            although every CPU is busy: as a SCHED_OTHER task its
- *            wakeups waited up to 19 ms here (6.12's EEVDF lets the
- *            running task finish its slice, noticed at the next tick),
- *            which would make its longest sleep say more about the others
- *            than about it.
+ *            vCPU keeps the host thread: any interrupt, even the ticker's own
+ *            timer, hands the thread to the other vCPU until an interrupt
+ *            takes it back (the other's 4 ms tick at the latest, when nothing
+ *            else comes first); two such waits add up (9-10.5 ms seen).
+ *            Waking on a 50 ms grid instead made its longest time off CPU
+ *            depend on how its delays differed from one period to the next
+ *            and on how far its work overran: on a busy host every one of a
+ *            run's was once under 45 ms.  It measures its sleeps by its own
+ *            clock, from its work's end to its wakeup, and prints the longest
+ *            at the end.  No time off CPU is longer than that, so a run whose
+ *            machine put it over 55 ms can be told apart and recorded again.
+ *            It runs SCHED_FIFO so that it gets a CPU as soon as it wakes
+ *            although every CPU is busy: as a SCHED_OTHER task its wakeups
+ *            waited up to 19 ms here (6.12's EEVDF lets the running task
+ *            finish its slice, noticed at the next tick), which would make
+ *            its longest sleep say more about the others than about it.
  *   hog-a    busy loops, both pinned to CPU 0 at the same nice: the
  *   hog-b    scheduler time-slices them, so each is preempted (R) by the
  *            other
@@ -56,7 +53,7 @@
  * "ticker-longest-sleep-ns N": the ticker's longest sleep by its own
  * clock, from the end of its work to its wakeup.  Its longest time off
  * CPU is that, less the moments its sleep and wakeup take in the kernel,
- * so outside 50 ms +- 10 % the machine, not the ticker, broke the fact,
+ * so over 55 ms the machine, not the ticker, may have broken the fact,
  * and the tests record again.  It exits 0, or 1 if a thread failed (the
  * disk could not be read, a CPU is missing).
  */
@@ -81,8 +78,8 @@
 #define NSEC_PER_MSEC		1000000ull
 #define NSEC_PER_SEC		1000000000ull
 
-#define TICKER_PERIOD_NS	(50 * NSEC_PER_MSEC)
-#define TICKER_WORK_NS		(4500 * NSEC_PER_USEC)
+#define TICKER_SLEEP_NS		(45500 * NSEC_PER_USEC)
+#define TICKER_WORK_NS		(2 * NSEC_PER_MSEC)
 #define TICKER_FIFO_PRIORITY	10
 #define LOCKER_PERIOD_NS	(20 * NSEC_PER_MSEC)
 #define LOCKER_HOLD_NS		(10 * NSEC_PER_MSEC)
@@ -98,8 +95,7 @@ static const char usage[] =
 	"usage: demo-workload [-d PATH] [SECONDS]\n"
 	"\n"
 	"Threads with known scheduling behaviour, for 4 seconds by default:\n"
-	"  ticker  wakes every 50 ms for 4.5 ms of work (sleeps ~45.5 ms, S),\n"
-	"          SCHED_FIFO\n"
+	"  ticker  works 2 ms, sleeps 45.5 ms (S), and again; SCHED_FIFO\n"
 	"  hog-a   busy, pinned to CPU 0 with hog-b: they preempt each other\n"
 	"  hog-b\n"
 	"  diskio  synchronous O_DIRECT reads of PATH (D state)\n"
@@ -210,15 +206,15 @@ static uint64_t ticker_longest_sleep_ns;
 static void *ticker(struct demo_thread *t)
 {
 	struct sched_param sp = { .sched_priority = TICKER_FIFO_PRIORITY };
-	uint64_t next, worked, woke;
+	uint64_t worked, woke;
 
 	if (sched_setscheduler(0, SCHED_FIFO, &sp))
 		fprintf(stderr, "demo-workload: %s stays SCHED_OTHER (%s): its wakeups may wait for the busy threads\n",
 			t->name, strerror(errno));
-	for (next = now_ns(); next < stop_ns; next += TICKER_PERIOD_NS) {
-		busy_until(now_ns() + TICKER_WORK_NS);
+	for (woke = now_ns(); woke < stop_ns;) {
+		busy_until(woke + TICKER_WORK_NS);
 		worked = now_ns();
-		sleep_until(next + TICKER_PERIOD_NS);
+		sleep_until(worked + TICKER_SLEEP_NS);
 		woke = now_ns();
 		if (woke - worked > ticker_longest_sleep_ns)
 			ticker_longest_sleep_ns = woke - worked;
