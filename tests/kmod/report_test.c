@@ -682,8 +682,8 @@ static void perf_timehist(void)
 
 /*
  * Did the machine put the ticker's longest sleep, by its own clock,
- * outside its period +- 10 % in recording number @try, which is then
- * made again?
+ * outside TICKER_MIN_NS .. TICKER_MAX_NS in recording number @try, which
+ * is then made again?
  */
 static bool ticker_disturbed(int try)
 {

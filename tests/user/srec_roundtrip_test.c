@@ -520,12 +520,13 @@ TEST(merge_ties)
  * its CPU, that record goes out when its CPU's turn comes, counted late.
  */
 #define RUN_RECORDS	32
+#define RUN_CPUS_MAX	12
 
 /* The plain merge of @ts (RUN_RECORDS a CPU): CPU, then index, into @order. */
 static unsigned int merge_by_hand(uint64_t ts[][RUN_RECORDS], unsigned int nr,
 				  unsigned int order[][2])
 {
-	unsigned int next[12] = { 0 }, n, cpu, best, late = 0;
+	unsigned int next[RUN_CPUS_MAX] = { 0 }, n, cpu, best, late = 0;
 	uint64_t newest = 0;
 
 	for (n = 0; n < nr * RUN_RECORDS; n++) {
@@ -547,9 +548,9 @@ static unsigned int merge_by_hand(uint64_t ts[][RUN_RECORDS], unsigned int nr,
 
 TEST(merge_runs)
 {
-	static const unsigned int cpu_counts[] = { 2, 3, 5, 12 };
-	static unsigned int order[12 * RUN_RECORDS][2];
-	uint64_t ts[12][RUN_RECORDS];
+	static const unsigned int cpu_counts[] = { 2, 3, 5, RUN_CPUS_MAX };
+	static unsigned int order[RUN_CPUS_MAX * RUN_RECORDS][2];
+	uint64_t ts[RUN_CPUS_MAX][RUN_RECORDS];
 	unsigned int k, cpu, i, late, calls;
 	uint32_t rng = 7;
 
