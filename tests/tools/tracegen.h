@@ -20,6 +20,13 @@
  *	                        and tid 0, cpu UINT32_MAX)
  *	filtered                set SREC_FILE_F_FILTERED in the header
  *	notrailer               write no trailer: a recording cut short
+ *	zlib LEVEL              compress chunks at LEVEL (1-9), as `schedrec
+ *	                        record -z LEVEL` does: a chunk under
+ *	                        SRECWRITER_ZLIB_MIN bytes, or that does not
+ *	                        shrink, stays raw
+ *	pass N                  records per pass (default
+ *	                        TRACEGEN_PASS_RECORDS, at most
+ *	                        TRACEGEN_PASS_MAX): see "The file" below
  *	thread TID TGID COMM    a thread alive at the start (THREADS section)
  *	ksym ADDR TYPE NAME [[MODULE]]
  *	                        a line of the /proc/kallsyms snapshot (KSYMS
@@ -78,9 +85,9 @@
  * enabled, buf_kb 1024, fixed uname strings and CLOCK_REALTIME, so the same
  * description always gives the same bytes), then the records in passes, as
  * the drainer does: the records in time order are cut into passes of a few
- * records each (never between two of the same time); pass k calls
- * srecwriter_round() with the time of the first record of pass k + 1 (the
- * last record's time + 1 ns for the last pass), then appends each CPU's
+ * records each (see `pass`), never between two of the same time; pass k
+ * calls srecwriter_round() with the time of the first record of pass k + 1
+ * (the last record's time + 1 ns for the last pass), then appends each CPU's
  * records of the pass as one chunk.  srecwriter writes the SYNC sections,
  * so srecreader merges the CPUs by time holding only a few passes.  The
  * trailer gives no kernel counters (unknown).
@@ -90,8 +97,12 @@
 
 #include <stddef.h>
 
-/* Records per pass (at least; more when times are equal at the cut). */
+/*
+ * Records per pass (at least; more when times are equal at the cut), and
+ * the most a description may ask for.
+ */
 #define TRACEGEN_PASS_RECORDS	4
+#define TRACEGEN_PASS_MAX	65536
 
 /* The fixed CLOCK_REALTIME of start: 2023-11-14 22:13:20 UTC. */
 #define TRACEGEN_REALTIME_NS	1700000000000000000ull

@@ -667,6 +667,7 @@ static char *long_description(unsigned int nr_cpus, unsigned int per_cpu)
 struct walked {
 	unsigned int syncs;
 	unsigned int chunks;
+	unsigned int zlib;	/* chunks compressed */
 	unsigned int broken;	/* chunks older than a SYNC before them */
 	uint64_t payload;
 };
@@ -703,6 +704,7 @@ static int walk_file(int fd, struct walked *w)
 
 			memcpy(&c, head, sizeof(c));
 			w->chunks++;
+			w->zlib += !!(c.flags & SREC_CHUNK_ZLIB);
 			w->payload += c.raw_len;
 			/* a CPU's records are in time order */
 			if (c.first_ts < horizon)
@@ -761,6 +763,41 @@ TEST_F(trace, merged_by_time)
 		       (unsigned long long)status->buffered_peak,
 		       (unsigned long long)w.payload);
 	EXPECT_EQ(0, status->warnings) TH_LOG("%s", self->t.diag);
+}
+
+/*
+ * zlib and pass: the same records, in fewer chunks, most of them
+ * compressed and those too small to be still raw, as schedrec record -z
+ * writes them.
+ */
+TEST_F(trace, zlib_and_pass)
+{
+	const unsigned int nr_cpus = 4, per_cpu = 300;
+	char *text = long_description(nr_cpus, per_cpu), *packed;
+	struct got_record *plain;
+	struct walked w, wp;
+	size_t count;
+
+	LOAD(text);
+	ASSERT_EQ(0, walk_file(self->t.fd, &w));
+	EXPECT_EQ(0, w.zlib);
+	count = self->t.count;
+	plain = self->t.recs;
+	self->t.recs = NULL;
+	unload(&self->t);
+	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 32\n%s", text));
+	free(text);
+	LOAD(packed);
+	free(packed);
+	ASSERT_EQ(count, self->t.count);
+	EXPECT_EQ(0, memcmp(plain, self->t.recs, count * sizeof(*plain)));
+	ASSERT_EQ(0, walk_file(self->t.fd, &wp));
+	EXPECT_GT(w.chunks / 4, wp.chunks);
+	EXPECT_LT(0, wp.zlib);
+	EXPECT_GT(wp.chunks, wp.zlib);
+	EXPECT_EQ(0, srecreader_status(self->t.r)->warnings)
+		TH_LOG("%s", self->t.diag);
+	free(plain);
 }
 
 /* Records of one CPU at one time keep the order of their lines. */
@@ -826,6 +863,11 @@ static const struct {
 	{ "0ms cpu0 switch 0 R0 1 prio 1 x\n", 1, "bad priority 'x'" },
 	{ "frob 1\n", 1, "unknown statement 'frob'" },
 	{ "notrailer 1\n", 1, "takes no argument" },
+	{ "zlib\n", 1, "wrong arguments" },
+	{ "zlib 0\n", 1, "want a level of 1 to 9" },
+	{ "zlib 10\n", 1, "want a level of 1 to 9" },
+	{ "pass 0\n", 1, "want 1 to 65536 records" },
+	{ "pass x\n", 1, "bad pass 'x'" },
 	{ "0ms cpu0 switch 0 R0 1\ncpus 4\n", 2,
 	  "cpus must come before line 1" },
 	{ "cpus 4\ncpus 4\n", 2, "cpus given twice" },

@@ -79,6 +79,8 @@ struct tracegen {
 	uint32_t drainer_cpu;
 	bool filtered;
 	bool notrailer;
+	int zlib_level;			/* `zlib`, 0: raw chunks */
+	uint32_t pass_records;		/* `pass`, at least this many a pass */
 	bool stacks;			/* a stack line was given */
 	char *ksyms;			/* the kallsyms text of `ksym` lines */
 	size_t ksyms_len;
@@ -806,6 +808,28 @@ static int statement_cpus(struct tracegen *tg, char **words, int nr_words)
 	return 0;
 }
 
+/* zlib LEVEL, pass N: how the chunks are written. */
+static int statement_chunks(struct tracegen *tg, char **words, int nr_words)
+{
+	bool zlib = words[0][0] == 'z';
+	uint32_t n;
+
+	if (nr_words != 2)
+		return bad_usage(tg, zlib ? "zlib LEVEL" : "pass N");
+	if (need_u32(tg, words[0], words[1], &n))
+		return -1;
+	if (zlib && (n < 1 || n > 9))
+		return fail(tg, "zlib %u: want a level of 1 to 9", n);
+	if (!zlib && (n < 1 || n > TRACEGEN_PASS_MAX))
+		return fail(tg, "pass %u: want 1 to %u records", n,
+			    TRACEGEN_PASS_MAX);
+	if (zlib)
+		tg->zlib_level = n;
+	else
+		tg->pass_records = n;
+	return 0;
+}
+
 static int statement_drainer(struct tracegen *tg, char **words, int nr_words)
 {
 	unsigned int cpu;
@@ -881,6 +905,8 @@ static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 		return statement_drainer(tg, words, nr_words);
 	if (!strcmp(what, "ksym"))
 		return statement_ksym(tg, words, nr_words);
+	if (!strcmp(what, "zlib") || !strcmp(what, "pass"))
+		return statement_chunks(tg, words, nr_words);
 	if (!strcmp(what, "start") || !strcmp(what, "end")) {
 		bool start = what[0] == 's';
 
@@ -1108,7 +1134,7 @@ static int write_passes(struct tracegen *tg, struct srecwriter *w)
 	for (first = 0; !ret && first < n; first = end) {
 		/* a pass never ends between two records of the same time */
 		for (end = first + 1; end < n; end++)
-			if (end - first >= TRACEGEN_PASS_RECORDS &&
+			if (end - first >= tg->pass_records &&
 			    ev[end].rec.hdr.ts != ev[end - 1].rec.hdr.ts)
 				break;
 		ret = srecwriter_round(w, end < n ? ev[end].rec.hdr.ts :
@@ -1126,7 +1152,9 @@ out:
 
 static int write_trace(struct tracegen *tg, int fd)
 {
-	struct srecwriter_options opt = { .nr_cpus = tg->nr_cpus };
+	struct srecwriter_options opt = {
+		.nr_cpus = tg->nr_cpus, .zlib_level = tg->zlib_level,
+	};
 	struct srecwriter_trailer trailer = {
 		.end_mono_ns = tg->start_ns + tg->end_ns,
 		.end_real_ns = TRACEGEN_REALTIME_NS + tg->end_ns,
@@ -1160,6 +1188,7 @@ int tracegen_write(const char *text, int fd, char *err, size_t err_size)
 		.nr_cpus = DEFAULT_CPUS,
 		.start_ns = DEFAULT_START_NS,
 		.drainer_cpu = UINT32_MAX,
+		.pass_records = TRACEGEN_PASS_RECORDS,
 		.err = err,
 		.err_size = err_size,
 	};
