@@ -179,6 +179,67 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Value @i of @n in pattern @pattern: see percentiles_exact_any_order. */
+static uint64_t pattern_value(unsigned int pattern, uint64_t i, uint64_t n,
+			      uint32_t *rng)
+{
+	*rng = *rng * 1103515245 + 12345;
+	switch (pattern) {
+	case 0:
+		return i;			/* ascending */
+	case 1:
+		return n - i;			/* descending */
+	case 2:
+		return 7;			/* all equal */
+	case 3:
+		return *rng >> 29;		/* few distinct */
+	case 4:
+		return i % 2 ? i : n - i;	/* organ pipe */
+	default:
+		return (uint64_t)*rng << 12;	/* random */
+	}
+}
+
+/*
+ * Every percentile of up to DURSTATS_EXACT values is the exact
+ * nearest-rank value, whatever order the values came in: each rank
+ * checked against a copy sorted by qsort().
+ */
+TEST(percentiles_exact_any_order)
+{
+	static const uint64_t sizes[] = { 1, 2, 3, 15, 16, 17, 18, 100, 999,
+					  DURSTATS_EXACT };
+	uint64_t all[DURSTATS_EXACT], i, n, rank;
+	unsigned int pattern, bad;
+	uint32_t rng = 99;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		for (pattern = 0; pattern < 6; pattern++) {
+			struct durstats d = { 0 };
+
+			n = sizes[k];
+			for (i = 0; i < n; i++) {
+				all[i] = pattern_value(pattern, i, n, &rng);
+				durstats_add(&d, all[i]);
+			}
+			ASSERT_NE(NULL, d.values);
+			qsort(all, n, sizeof(*all), compare_u64);
+			/* a percentile halfway into each rank's share */
+			bad = 0;
+			for (rank = 1; rank <= n; rank++)
+				bad += durstats_percentile(&d, 100.0 *
+							   (rank - 0.5) / n) !=
+				       all[rank - 1];
+			EXPECT_EQ(0, bad) {
+				TH_LOG("%llu values, pattern %u",
+				       (unsigned long long)n, pattern);
+			}
+			durstats_free(&d);
+		}
+	}
+}
+
 /*
  * Past DURSTATS_EXACT values, percentiles stay within 1 % of the exact
  * nearest-rank value (checked against a sorted copy) and inside

@@ -65,11 +65,67 @@ void durstats_add_slow(struct durstats *d, uint64_t ns)
 		d->buckets[durstats_bucket_of(ns)]++;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/* Parts this small are sorted by insertion */
+#define SORT_SMALL	16
 
-	return x < y ? -1 : x > y;
+static void swap_values(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sort @n values, ascending: a quicksort (qsort()'s call per comparison
+ * costs more than the rest of a report's output), the median of three
+ * as the pivot, the smaller part first so that the stack stays shallow.
+ */
+static void sort_values(uint64_t *v, size_t n)
+{
+	size_t i, j;
+	uint64_t pivot, x;
+
+	while (n > SORT_SMALL) {
+		if (v[n / 2] < v[0])
+			swap_values(&v[n / 2], &v[0]);
+		if (v[n - 1] < v[n / 2]) {
+			swap_values(&v[n - 1], &v[n / 2]);
+			if (v[n / 2] < v[0])
+				swap_values(&v[n / 2], &v[0]);
+		}
+		pivot = v[n / 2];
+		/*
+		 * Hoare's partition: then [0, j] <= pivot <= [j + 1, n), and
+		 * neither part is empty, as v[0] <= pivot <= v[n - 1]
+		 */
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			swap_values(&v[i++], &v[j--]);
+		}
+		j++;
+		if (j < n - j) {
+			sort_values(v, j);
+			v += j;
+			n -= j;
+		} else {
+			sort_values(v + j, n - j);
+			n = j;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 uint64_t durstats_percentile(struct durstats *d, double pct)
@@ -88,8 +144,7 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 		rank = d->count;
 	if (d->values) {
 		if (!d->sorted) {
-			qsort(d->values, d->count, sizeof(*d->values),
-			      compare_u64);
+			sort_values(d->values, d->count);
 			d->sorted = true;
 		}
 		return d->values[rank - 1];
