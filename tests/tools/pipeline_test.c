@@ -6,10 +6,10 @@
  * its own thread) and asserts that both exit with the same status and
  * print the same stdout and stderr, byte for byte: on a trace of many
  * more records than the pipeline holds at once, with a --range that ends
- * early, from a pipe, cut short, and with a damaged chunk (after the end
- * of a --range too: the reader must stop where the window ends, as it
- * does in one thread).  A test that
- * reads the whole trace also asserts that the report saw all of it.
+ * early, from a pipe, in compressed chunks, cut short, and with a damaged
+ * chunk (after the end of a --range too: the reader must stop where the
+ * window ends, as it does in one thread).  A test that reads the whole
+ * trace also asserts that the report saw all of it.
  *
  * make check runs build/user-tests/schedrec, built with AddressSanitizer
  * and UndefinedBehaviorSanitizer (SCHEDREC_ASAN_BIN); without it, the
@@ -199,6 +199,34 @@ TEST_F(pipeline, from_a_pipe)
 			      "cat trace.srec | $S report offcpu -"));
 	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
 			      "cat trace.srec | $S report states - --range 0.2:0.3"));
+}
+
+/*
+ * The same records in larger chunks, most of them compressed: the reader
+ * inflates them into payloads it reuses once their records are handed
+ * out, while the model has yet to read the copies.  Both ways, the
+ * reports say what they say of the raw file.
+ */
+TEST_F(pipeline, zlib_chunks)
+{
+	char path[512], cmd[256], *desc, *packed;
+	size_t i;
+
+	desc = trace_description();
+	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 32\n%s", desc));
+	free(desc);
+	snprintf(path, sizeof(path), "%s/packed.srec", self->w.dir);
+	ASSERT_EQ(0, write_trace_file(path, packed));
+	free(packed);
+	for (i = 0; i < ARRAY_SIZE(reports); i++) {
+		snprintf(cmd, sizeof(cmd), "$S %s packed.srec", reports[i]);
+		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+	}
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "$S report offcpu --csv trace.srec"));
+	EXPECT_EQ(0, workdir_run(&self->w,
+				 "SCHEDREC_THREADS=2 $S report offcpu --csv packed.srec"));
+	EXPECT_STREQ(self->one.out, self->w.out ? self->w.out : "");
 }
 
 TEST_F(pipeline, cut_short)
