@@ -174,25 +174,20 @@ perf_vs_schedrec() {
 				(oev / ot) / (ev / t), (oev / ow) / (ev / w) }'
 	done
 	echo
-	# each round's schedrec offcpu against the same round's perf run:
-	# a host that is slower for a while is slower for both
+	# each round's schedrec offcpu against the same round's perf run (a
+	# host that is slower for a while is slower for both): "wall cpu" a
+	# round, as the times are, for medians()
 	for name in timehist latency; do
 		paste "$times/offcpu" "$times/$name" |
-			awk -v name="$name" -v oev="$sr_events" -v ev="$perf_events" '
-				{ c[NR] = (oev / $2) / (ev / $4); w[NR] = (oev / $1) / (ev / $3) }
-				function median(v, n,   i, j, t) {
-					for (i = 2; i <= n; i++)
-						for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-							t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-						}
-					return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-				}
-				END {
-					mc = median(c, NR)
-					mw = median(w, NR)
-					printf "Round by round, schedrec offcpu / perf sched %s: median %.1f (CPU), %.1f (wall); from %.1f to %.1f (wall).\n",
-						name, mc, mw, w[1], w[NR]
-				}'
+			awk -v oev="$sr_events" -v ev="$perf_events" \
+				'{ print (oev / $1) / (ev / $3), (oev / $2) / (ev / $4) }' \
+				>"$times/ratio-$name"
+		read -r w t <<<"$(medians "ratio-$name")"
+		sort -g "$times/ratio-$name" |
+			awk -v name="$name" -v t="$t" -v w="$w" '
+				NR == 1 { low = $1 } { high = $1 }
+				END { printf "Round by round, schedrec offcpu / perf sched %s: median %.1f (CPU), %.1f (wall); from %.1f to %.1f (wall).\n",
+					name, t, w, low, high }'
 	done
 	echo
 	echo "Target: schedrec report offcpu reads at least 20 times as many events per second as perf sched."
