@@ -153,6 +153,9 @@ BAD_CHUNK(record_ts_before_first,
 BAD_CHUNK(record_ts_wild,
 	  ((struct schedrec_header *)(c.payload + 64))->ts =
 	  0x8000000000000000ull)
+/* the third numbered as the first: not one past the one before it */
+BAD_CHUNK(record_seq_back,
+	  ((struct schedrec_header *)(c.payload + 64))->seq = 4)
 
 /* A chunk of cpu 0 numbered as the one before it. */
 static void put_seq_goes_back(struct bytes *b)
@@ -442,6 +445,11 @@ FIXTURE_VARIANT_ADD(bad, record_ts_before_first) {
 FIXTURE_VARIANT_ADD(bad, record_ts_wild) {
 	.put = put_record_ts_wild,
 	.says = "record at payload byte 64 has timestamp 9223372036854775808, outside the head's 1500..1530",
+};
+
+FIXTURE_VARIANT_ADD(bad, record_seq_back) {
+	.put = put_record_seq_back,
+	.says = "sequence numbers 4..4294967303, the head says 4..7",
 };
 
 FIXTURE_VARIANT_ADD(bad, lost_mismatch) {
