@@ -6,9 +6,9 @@
  * its own thread) and asserts that both exit with the same status and
  * print the same stdout and stderr, byte for byte: on a trace of many
  * more records than the pipeline holds at once, with a --range that ends
- * early, from a pipe, in compressed chunks, cut short, and with a damaged
- * chunk (after the end of a --range too: the reader must stop where the
- * window ends, as it does in one thread).  A test that reads the whole
+ * early, from a pipe, in compressed chunks, with stacks, cut short, and
+ * with a damaged chunk (after the end of a --range too: the reader must
+ * stop where the window ends, as it does in one thread).  A test that reads the whole
  * trace also asserts that the report saw all of it.
  *
  * make check runs build/user-tests/schedrec, built with AddressSanitizer
@@ -45,13 +45,32 @@ static const char *const reports[] = {
 	"export csv -o -",
 };
 
+/* A stack line of @depth addresses for @tid at @us on @cpu. */
+static void put_stack(struct text *t, unsigned long us, unsigned int cpu,
+		      unsigned int tid, unsigned int depth)
+{
+	char line[32 + 20 * SCHEDREC_STACK_MAX_DEPTH];
+	unsigned int i;
+	int len;
+
+	len = snprintf(line, sizeof(line), "%luus cpu%u stack %u ", us, cpu,
+		       tid);
+	for (i = 0; i < depth; i++)
+		len += snprintf(line + len, sizeof(line) - len, "%s%x",
+				i ? "," : "", 0x1000 + 0x10 * ((tid + i) % 7));
+	text_add(t, line, len);
+	text_add(t, "\n", 1);
+}
+
 /*
  * A recording in tracegen's language: on each CPU its own threads take
  * turns, each woken before it runs and leaving in R, S or D; every 97th
  * round a thread of CPU 0 moves to CPU 1 and back, and CPU 2 loses
- * events now and then.
+ * events now and then.  With @stacks, each switch-out has its kernel
+ * stack, 1 to SCHEDREC_STACK_MAX_DEPTH addresses deep: records of many
+ * sizes.
  */
-static char *trace_description(void)
+static char *trace_description(bool stacks)
 {
 	struct text t = { 0 };
 	char line[160];
@@ -92,6 +111,10 @@ static char *trace_description(void)
 					 "%luus cpu%u migrate %u %u %u\n",
 					 us + 2, cpu, next, cpu, cpu);
 			text_add(&t, line, strlen(line));
+			if (stacks && prev[cpu])
+				put_stack(&t, us + 5, cpu, prev[cpu],
+					  1 + (round * 7 + cpu * 5) %
+					  SCHEDREC_STACK_MAX_DEPTH);
 			snprintf(line, sizeof(line),
 				 "%luus cpu%u switch %u %s %u\n", us + 5, cpu,
 				 prev[cpu], prev[cpu] ?
@@ -123,7 +146,7 @@ FIXTURE_SETUP(pipeline)
 	ASSERT_EQ(0, workdir_make(&self->w, "schedrec-pipeline-test"));
 	if (asan && *asan)
 		workdir_var(&self->w, "S", asan);
-	desc = trace_description();
+	desc = trace_description(false);
 	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
 	ASSERT_EQ(0, write_trace_file(path, desc));
 	free(desc);
@@ -212,7 +235,7 @@ TEST_F(pipeline, zlib_chunks)
 	char path[512], cmd[256], *desc, *packed;
 	size_t i;
 
-	desc = trace_description();
+	desc = trace_description(false);
 	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 32\n%s", desc));
 	free(desc);
 	snprintf(path, sizeof(path), "%s/packed.srec", self->w.dir);
@@ -227,6 +250,35 @@ TEST_F(pipeline, zlib_chunks)
 	EXPECT_EQ(0, workdir_run(&self->w,
 				 "SCHEDREC_THREADS=2 $S report offcpu --csv packed.srec"));
 	EXPECT_STREQ(self->one.out, self->w.out ? self->w.out : "");
+}
+
+/*
+ * Every switch-out with its stack: records of 48 to 288 bytes that the
+ * pipeline copies in runs, its buffers growing under them.  Both ways,
+ * the reports say the same, the stacks' too.
+ */
+TEST_F(pipeline, stacks)
+{
+	static const char *const stack_reports[] = {
+		"report offcpu", "report folded", "report folded --csv",
+		"report states --top 5", "export csv -o -",
+	};
+	char path[512], cmd[256], *desc;
+	size_t i;
+
+	desc = trace_description(true);
+	snprintf(path, sizeof(path), "%s/stacks.srec", self->w.dir);
+	ASSERT_EQ(0, write_trace_file(path, desc));
+	free(desc);
+	for (i = 0; i < ARRAY_SIZE(stack_reports); i++) {
+		snprintf(cmd, sizeof(cmd), "$S %s stacks.srec",
+			 stack_reports[i]);
+		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+	}
+	/* the stacks are there: one folded line for each depth */
+	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
+			      "$S report folded stacks.srec | wc -l"));
+	EXPECT_LE(SCHEDREC_STACK_MAX_DEPTH, atoi(self->one.out));
 }
 
 TEST_F(pipeline, cut_short)

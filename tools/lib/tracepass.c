@@ -144,44 +144,78 @@ struct pipe {
 };
 
 /*
- * Copy the @n records from @i on of @s into its bytes, at *@len on; an
- * offset stands for each until the slot is full, since the bytes may
- * move.  Whether one is past the window's end (0: no), or -ENOMEM.
+ * Room for @need bytes in @s, whose first @k records point into its
+ * bytes: they move with them.
+ */
+static int slot_grow(struct pipe_slot *s, unsigned int k, size_t need)
+{
+	size_t cap = 2 * need;
+	unsigned char *b;
+	unsigned int i;
+
+	for (i = 0; i < k; i++)
+		s->recs[i].hdr = (const void *)((uintptr_t)s->recs[i].hdr -
+						(uintptr_t)s->bytes);
+	b = realloc(s->bytes, cap);
+	if (b) {
+		s->bytes = b;
+		s->cap = cap;
+	}
+	for (i = 0; i < k; i++)
+		s->recs[i].hdr = (const void *)((uintptr_t)s->recs[i].hdr +
+						(uintptr_t)s->bytes);
+	return b ? 0 : -ENOMEM;
+}
+
+/*
+ * Copy the @n records from @i on of @s into its bytes, at *@len on, and
+ * point them there.  Records that lie one after the other (a run of a
+ * CPU's chunk) go in one copy.  Whether one is past the window's end (0:
+ * no), or -ENOMEM.
  */
 static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 		     unsigned int n, size_t *len)
 {
-	bool past = false;
+	struct srec_record *recs = s->recs;
+	const unsigned char *from, *next;
+	uint64_t win_end, newest = 0;
+	size_t at = *len, size;
+	uintptr_t moved;
 	unsigned int k;
 
 	if (!p->started) {
-		p->win_end = schedmodel_window_end_at(p->m, s->recs[i].hdr->ts);
+		p->win_end = schedmodel_window_end_at(p->m, recs[i].hdr->ts);
 		p->started = true;
 	}
-	for (k = i; k < i + n; k++) {
-		const struct schedrec_header *hdr = s->recs[k].hdr;
+	win_end = p->win_end;
+	for (k = i; k < i + n;) {
+		/* the records from @k on that follow each other */
+		from = (const void *)recs[k].hdr;
+		next = from;
+		moved = (uintptr_t)s->bytes + at - (uintptr_t)from;
+		do {
+			const struct schedrec_header *hdr = (const void *)next;
 
-		if (*len + hdr->size > s->cap) {
-			size_t cap = 2 * (s->cap + hdr->size);
-			unsigned char *b = realloc(s->bytes, cap);
-
-			if (!b)
-				return -ENOMEM;
-			s->bytes = b;
-			s->cap = cap;
-		}
-		past |= hdr->ts >= p->win_end;
-		memcpy(s->bytes + *len, hdr, hdr->size);
-		s->recs[k].hdr = (const void *)(uintptr_t)*len;
-		*len += hdr->size;
+			if (hdr->ts > newest)
+				newest = hdr->ts;
+			recs[k].hdr = (const void *)((uintptr_t)next + moved);
+			next += hdr->size;
+		} while (++k < i + n && (const void *)recs[k].hdr ==
+					(const void *)next);
+		size = next - from;
+		if (at + size > s->cap && slot_grow(s, k, at + size))
+			return -ENOMEM;
+		memcpy(s->bytes + at, from, size);
+		at += size;
 	}
-	return past;
+	*len = at;
+	return newest >= win_end;
 }
 
 /* Fill @s with up to @max records, and say whether they are the last. */
 static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 {
-	unsigned int k, want;
+	unsigned int want;
 	size_t len = 0;
 	int n, past;
 
@@ -205,9 +239,6 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 		if (past)
 			s->end = 0;
 	}
-	for (k = 0; k < s->n; k++)
-		s->recs[k].hdr = (const void *)(s->bytes +
-						(uintptr_t)s->recs[k].hdr);
 }
 
 static void *pipe_reader(void *arg)
