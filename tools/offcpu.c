@@ -193,9 +193,9 @@ static void bucket_merge(struct offcpu_bucket *to,
 	to->count = count;
 }
 
-static void on_offcpu(void *arg, const struct offcpu_iv *iv)
+static inline __attribute__((always_inline)) void
+count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 {
-	struct offcpu *o = arg;
 	const struct selection *sel = &o->ctx->sel;
 	uint64_t len = iv->end - iv->start;
 	struct offcpu_row *row;
@@ -240,10 +240,26 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 	}
 }
 
+static void on_offcpu(void *arg, const struct offcpu_iv *iv)
+{
+	count_offcpu(arg, iv);
+}
+
+static void on_offcpus(void *arg, const struct offcpu_iv *iv,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		count_offcpu(arg, &iv[i]);
+}
+
 static int offcpu_start(void *priv, struct report_ctx *ctx)
 {
 	struct offcpu *o = priv;
-	struct sched_handler h = { .offcpu = on_offcpu, .arg = o };
+	struct sched_handler h = {
+		.offcpu = on_offcpu, .offcpus = on_offcpus, .arg = o,
+	};
 
 	o->ctx = ctx;
 	report_rows_init(&o->rows, sizeof(struct offcpu_row), ctx->model);

@@ -743,4 +743,98 @@ TEST(thread_left_no_cpu_holding_it)
 	schedmodel_free(m);
 }
 
+/* Off-CPU intervals as a handler heard them, with its task's process then */
+struct offcpu_log {
+	struct offcpu_iv iv[16];
+	uint32_t tgid[16];		/* iv[i].task->tgid at the call */
+	bool batched[16];		/* by offcpus */
+	unsigned int n, batches;
+};
+
+static void log_offcpu_one(struct offcpu_log *log, const struct offcpu_iv *iv,
+			   bool batched)
+{
+	if (log->n < ARRAY_SIZE(log->iv)) {
+		log->iv[log->n] = *iv;
+		log->tgid[log->n] = iv->task->tgid;
+		log->batched[log->n++] = batched;
+	}
+}
+
+static void log_offcpu(void *arg, const struct offcpu_iv *iv)
+{
+	log_offcpu_one(arg, iv, false);
+}
+
+static void log_offcpus(void *arg, const struct offcpu_iv *iv, unsigned int n)
+{
+	struct offcpu_log *log = arg;
+	unsigned int i;
+
+	log->batches++;
+	for (i = 0; i < n; i++)
+		log_offcpu_one(log, &iv[i], true);
+}
+
+/*
+ * A handler that takes off-CPU intervals in batches (offcpus) hears them
+ * in order, and each as it was when it ended: those queued before a fork
+ * that tells their thread's process before the fork changes the task.
+ */
+TEST(offcpu_batches)
+{
+	struct offcpu_log log = { .n = 0 };
+	struct sched_handler h = {
+		.offcpu = log_offcpu, .offcpus = log_offcpus, .arg = &log,
+	};
+	static const uint32_t sw[][4] = {	/* ts, prev, state, next */
+		{ 2000, 0, 0, 100 },
+		{ 3000, 100, TASKSTATE_INTERRUPTIBLE, 0 },
+		{ 4000, 0, 0, 100 },
+		{ 0 },				/* the fork */
+		{ 6000, 100, TASKSTATE_INTERRUPTIBLE, 101 },
+		{ 7000, 101, TASKSTATE_INTERRUPTIBLE, 100 },
+	};
+	struct schedrec_switch sws[ARRAY_SIZE(sw)];
+	struct schedrec_task fork = {
+		.hdr = { .ts = 5000, .size = sizeof(fork),
+			 .type = SCHEDREC_EV_FORK },
+		.tid = 101, .tgid = 100, .other_tid = 100, .comm = "child",
+	};
+	struct srec_record recs[ARRAY_SIZE(sw)];
+	static const uint64_t start[] = { 1000, 3000, 6000 };
+	static const uint32_t tgid[] = { 0, 0, 100 };
+	struct schedmodel *m = model_at(1000);
+	unsigned int i, fed;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, schedmodel_add_handler(m, &h));
+	for (i = 0; i < ARRAY_SIZE(sw); i++) {
+		sws[i] = (struct schedrec_switch){
+			.hdr = { .ts = sw[i][0], .size = sizeof(sws[i]),
+				 .type = SCHEDREC_EV_SWITCH },
+			.prev_tid = sw[i][1], .prev_state = sw[i][2],
+			.next_tid = sw[i][3],
+		};
+		recs[i] = (struct srec_record){
+			.hdr = sw[i][0] ? &sws[i].hdr : &fork.hdr,
+		};
+	}
+	ASSERT_EQ(1, schedmodel_records(m, recs, ARRAY_SIZE(recs), &fed));
+	EXPECT_EQ(ARRAY_SIZE(recs), fed);
+	EXPECT_LE(1, log.batches);
+	ASSERT_EQ(ARRAY_SIZE(start), log.n);
+	for (i = 0; i < log.n; i++) {
+		EXPECT_EQ(100, log.iv[i].task->tid) TH_LOG("interval %u", i);
+		EXPECT_EQ(start[i], log.iv[i].start) TH_LOG("interval %u", i);
+		EXPECT_EQ(start[i] + 1000, log.iv[i].end)
+			TH_LOG("interval %u", i);
+		EXPECT_EQ(tgid[i], log.tgid[i]) TH_LOG("interval %u", i);
+	}
+	/* the first record goes alone; the others in batches */
+	EXPECT_TRUE(log.batched[1]);
+	EXPECT_TRUE(log.batched[2]);
+	schedmodel_free(m);
+}
+
 TEST_HARNESS_MAIN

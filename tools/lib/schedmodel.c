@@ -27,7 +27,17 @@ enum {
 	WANT_WAKEUP	= 1u << 3,
 	WANT_LATENCY	= 1u << 4,
 	WANT_USURP	= 1u << 5,
+	/*
+	 * Not a handler's: off-CPU intervals wait in the queue for the end
+	 * of schedmodel_records(), where they go to the handlers in one
+	 * loop.  Only where nobody wants anything else, so that no handler
+	 * hears of events out of order.
+	 */
+	WANT_QUEUED	= 1u << 6,
 };
+
+/* Off-CPU intervals queued at most (WANT_QUEUED) */
+#define IV_QUEUE	128
 
 enum where {
 	WHERE_UNSEEN,		/* not seen switching yet */
@@ -131,6 +141,8 @@ struct schedmodel {
 	struct stack_table stacks;
 	struct schedmodel_anomalies anomalies;
 	bool failed;
+	unsigned int nr_queued;
+	struct offcpu_iv queue[IV_QUEUE];	/* WANT_QUEUED */
 };
 
 /* ------------------------------------------------------------------ */
@@ -502,16 +514,34 @@ static void emit_usurp(struct schedmodel *m, const struct thread *waiter,
 		EMIT(m, usurp, &ev);
 }
 
+/* The queued off-CPU intervals to each handler, in order. */
+static __attribute__((noinline)) void flush_offcpu(struct schedmodel *m)
+{
+	const struct sched_handler *h;
+	unsigned int i, k;
+
+	for (k = 0; k < m->nr_handlers && m->nr_queued; k++) {
+		h = &m->handlers[k];
+		if (h->offcpus)
+			h->offcpus(h->arg, m->queue, m->nr_queued);
+		else if (h->offcpu)
+			for (i = 0; i < m->nr_queued; i++)
+				h->offcpu(h->arg, &m->queue[i]);
+	}
+	m->nr_queued = 0;
+}
+
 static inline __attribute__((always_inline)) void
 emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 	    uint64_t start, uint64_t end, uint32_t in_cpu, unsigned int flags)
 {
 	bool off = t->where == WHERE_OFF;
-	struct offcpu_iv iv;
+	struct offcpu_iv here, *iv = wants & WANT_QUEUED ?
+				     &m->queue[m->nr_queued] : &here;
 
 	if (!(wants & WANT_OFFCPU))
 		return;
-	iv = (struct offcpu_iv){
+	*iv = (struct offcpu_iv){
 		.task = t->task, .start = start, .end = end,
 		.state = off ? t->state : '?',
 		.out_cpu = off ? t->cpu : CPU_NONE,
@@ -519,9 +549,13 @@ emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 		.stack = off ? t->stack : NULL,
 	};
 	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
-		iv.flags |= IV_UNCERTAIN;
-	if (clip(m, &iv.start, &iv.end, &iv.flags))
-		EMIT(m, offcpu, &iv);
+		iv->flags |= IV_UNCERTAIN;
+	if (!clip(m, &iv->start, &iv->end, &iv->flags))
+		return;
+	if (!(wants & WANT_QUEUED))
+		EMIT(m, offcpu, iv);
+	else if (++m->nr_queued == IV_QUEUE)
+		flush_offcpu(m);
 }
 
 static void emit_latency(struct schedmodel *m, const struct thread *t,
@@ -1037,6 +1071,9 @@ model_step(struct schedmodel *m, unsigned int wants,
 	case SCHEDREC_EV_EXEC:
 	case SCHEDREC_EV_EXIT:
 	case SCHEDREC_EV_RENAME:
+		/* what the queued intervals' tasks were, not will be */
+		if (wants & WANT_QUEUED)
+			flush_offcpu(m);
 		on_task(m, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_STACK:
@@ -1106,7 +1143,9 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 	 */
 	switch (m->wants) {
 	case WANT_OFFCPU:
-		i = feed_records(m, WANT_OFFCPU, recs, i, n, &ret);
+		i = feed_records(m, WANT_OFFCPU | WANT_QUEUED, recs, i, n,
+				 &ret);
+		flush_offcpu(m);
 		break;
 	case WANT_ONCPU:
 		i = feed_records(m, WANT_ONCPU, recs, i, n, &ret);

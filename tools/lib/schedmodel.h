@@ -134,6 +134,13 @@ struct usurp_ev {
 struct sched_handler {
 	void (*oncpu)(void *arg, const struct oncpu_iv *iv);
 	void (*offcpu)(void *arg, const struct offcpu_iv *iv);
+	/*
+	 * Optional, beside offcpu: where nobody asks for anything else, the
+	 * model may hand over several intervals at once, in order, in one
+	 * call instead of @n; their tasks are still as they were when the
+	 * intervals ended.
+	 */
+	void (*offcpus)(void *arg, const struct offcpu_iv *iv, unsigned int n);
 	void (*switchout)(void *arg, const struct switchout_ev *ev);
 	void (*wakeup)(void *arg, const struct wakeup_ev *ev);
 	void (*latency)(void *arg, const struct latency_ev *ev);
