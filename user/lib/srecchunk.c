@@ -76,46 +76,35 @@ int srecchunk_check_record(const struct srec_chunk_head *head,
 	return check_record(head, payload, pos, types, why, why_size);
 }
 
-/* What check_plain() goes on from, and keeps */
-struct plain_run {
-	uint32_t pos;
-	uint64_t seq;				/* the last record's */
-	uint64_t count;
-	const struct schedrec_header *last;
-};
-
 /*
- * The records from @run->pos on that need none of srecchunk_check()'s
- * exceptions: whole, of their type's fixed size (so not a PAD or STACK),
- * not LOST, within [@first_ts, @last_ts], each numbered one past the one
- * before.  It stops at the first that is not, for srecchunk_check() to
- * look at; in a loop of its own, with what it needs in registers.
+ * The records from payload byte @pos on that need none of
+ * srecchunk_check()'s exceptions: whole, of their type's fixed size (so
+ * not a PAD or STACK), not LOST, within [@first_ts, @last_ts], each
+ * numbered one past the one before (*@seq, then the last's; *@last, the
+ * last).  It stops at the first that is not, for srecchunk_check() to look
+ * at, and says where; in a loop of its own, with what it needs in
+ * registers.
  */
-static void check_plain(struct plain_run *run, const unsigned char *payload,
-			uint32_t end, const int *fixed, uint64_t first_ts,
-			uint64_t last_ts)
+static uint32_t check_plain(const unsigned char *payload, uint32_t pos,
+			    uint32_t end, const int *fixed, uint64_t first_ts,
+			    uint64_t last_ts, uint64_t *seq,
+			    const struct schedrec_header **last)
 {
-	const struct schedrec_header *rec, *last = run->last;
-	uint64_t seq = run->seq, span = last_ts - first_ts;
-	uint32_t pos = run->pos;
-	uint64_t n = 0;
+	const struct schedrec_header *rec;
+	uint64_t span = last_ts - first_ts;
 
 	while (end - pos >= sizeof(*rec)) {
 		rec = (const void *)(payload + pos);
 		if (rec->size != fixed[rec->type] || rec->size > end - pos ||
 		    rec->type == SCHEDREC_REC_LOST ||
 		    rec->ts - first_ts > span ||
-		    rec->seq != (uint32_t)(seq + 1))
+		    rec->seq != (uint32_t)(*seq + 1))
 			break;
-		seq++;
-		n++;
-		last = rec;
+		++*seq;
+		*last = rec;
 		pos += rec->size;
 	}
-	run->pos = pos;
-	run->seq = seq;
-	run->count += n;
-	run->last = last;
+	return pos;
 }
 
 int srecchunk_check(const struct srec_chunk_head *head,
@@ -125,8 +114,7 @@ int srecchunk_check(const struct srec_chunk_head *head,
 {
 	const struct schedrec_header *first = NULL, *last = NULL;
 	uint64_t first_ts = head->first_ts, last_ts = head->last_ts;
-	uint64_t count = 0, lost = 0, seq = 0;
-	struct plain_run run;
+	uint64_t count = 0, lost = 0, seq = 0, before;
 	uint32_t pos = 0;
 	int ret;
 
@@ -139,16 +127,11 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		 * are in order), most are plain: see check_plain().
 		 */
 		if (first) {
-			run = (struct plain_run){
-				.pos = pos, .seq = seq, .count = count,
-				.last = last,
-			};
-			check_plain(&run, payload, head->raw_len,
-				    types->fixed, first_ts, last_ts);
-			pos = run.pos;
-			seq = run.seq;
-			count = run.count;
-			last = run.last;
+			before = seq;
+			pos = check_plain(payload, pos, head->raw_len,
+					  types->fixed, first_ts, last_ts, &seq,
+					  &last);
+			count += seq - before;
 			if (pos >= head->raw_len)
 				break;
 		}
