@@ -130,6 +130,7 @@ struct schedmodel {
 	struct sched_handler handlers[MAX_HANDLERS];
 	unsigned int nr_handlers;
 	unsigned int wants;	/* WANT_*: skip what nobody asked for */
+	bool lean;		/* see schedmodel_unneeded() */
 	char letters[STATE_LETTERS];	/* of the prev_states of threads
 					 * that were not preempted
 					 */
@@ -901,8 +902,13 @@ static inline __attribute__((always_inline)) void
 on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	  const struct schedrec_wakeup *wk)
 {
-	struct thread *t = thread_get(m, wk->tid);
+	struct thread *t;
 
+	/* lean: a wakeup nobody asked for makes no thread either */
+	if (!(wants & (WANT_WAKEUP | WANT_LATENCY)) && m->lean &&
+	    wk->hdr.type != SCHEDREC_EV_WAKEUP_NEW)
+		return;
+	t = thread_get(m, wk->tid);
 	if (!t)
 		return;
 	if (wk->hdr.type == SCHEDREC_EV_WAKEUP_NEW &&
@@ -1257,6 +1263,19 @@ int schedmodel_add_handler(struct schedmodel *m,
 		    (h->latency ? WANT_LATENCY : 0) |
 		    (h->usurp ? WANT_USURP : 0);
 	return 0;
+}
+
+uint64_t schedmodel_unneeded(struct schedmodel *m)
+{
+	uint64_t types = 0;
+
+	m->lean = true;
+	if (!(m->wants & (WANT_WAKEUP | WANT_LATENCY)))
+		types |= 1ull << SCHEDREC_EV_WAKING | 1ull << SCHEDREC_EV_WAKEUP;
+	/* a migration moves only a runnable waiter, kept for usurpers */
+	if (!(m->wants & WANT_USURP))
+		types |= 1ull << SCHEDREC_EV_MIGRATE;
+	return types;
 }
 
 uint64_t schedmodel_origin(const struct schedmodel *m)

@@ -191,6 +191,16 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed);
 
 /*
+ * The record types (bit 1ull << type) that change nothing @m's handlers
+ * hear of, where nothing else is odd about them: a pass may leave them
+ * out (srecreader_skip()).  The model is lean from then on, so that it
+ * sees the same whether they come or not: a wakeup it has no use for
+ * makes no thread (a thread seen only woken is not one of its tasks).
+ * Call it before the first record, after the handlers are added.
+ */
+uint64_t schedmodel_unneeded(struct schedmodel *m);
+
+/*
  * The recording ended at @end_ns (absolute; the trailer's end, or the last
  * record's time): close what is still open, censored.
  */

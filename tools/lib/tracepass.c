@@ -134,6 +134,7 @@ struct pipe {
 	struct srecreader *r;
 	const struct schedmodel *m;
 	uint64_t win_end;		/* absolute, once a record came */
+	uint64_t unneeded;		/* record types: schedmodel_unneeded() */
 	bool started;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -186,6 +187,7 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 	if (!p->started) {
 		p->win_end = schedmodel_window_end_at(p->m, recs[i].hdr->ts);
 		p->started = true;
+		srecreader_skip(p->r, p->unneeded, p->win_end);
 	}
 	win_end = p->win_end;
 	for (k = i; k < i + n;) {
@@ -315,7 +317,7 @@ static void pipe_free(struct pipe *p)
  * that thread could not start (nothing was read then).
  */
 static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
-		      struct pass_state *ps)
+		      uint64_t unneeded, struct pass_state *ps)
 {
 	struct pipe *p = calloc(1, sizeof(*p));
 	struct pipe_slot *s;
@@ -325,6 +327,7 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 		return false;
 	p->r = r;
 	p->m = m;
+	p->unneeded = unneeded;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	if (pthread_create(&p->thread, NULL, pipe_reader, p)) {
@@ -349,11 +352,14 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 	const struct srec_cpu_total *totals;
 	struct srec_record recs[TRACE_PASS_BATCH];
 	struct pass_state p = { 0 };
-	uint64_t start, win_end, end;
-	bool going = true;
+	uint64_t start, win_end, end, unneeded = 0;
+	bool going = true, skipping = false;
 	int n, i;
 
-	if (!hooks && pipe_wanted() && pipe_pass(r, m, &p))
+	/* what no hook sees need not be read out: the model does not care */
+	if (!hooks)
+		unneeded = schedmodel_unneeded(m);
+	if (!hooks && pipe_wanted() && pipe_pass(r, m, unneeded, &p))
 		going = false;
 	while (going &&
 	       (p.ret = n = srecreader_next_batch(r, recs, TRACE_PASS_BATCH)) >
@@ -369,6 +375,12 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 		 * schedmodel_finish() ends no earlier), so p.end need not.
 		 */
 		going = pass_batch(m, recs, n, &p);
+		if (!skipping) {
+			/* the model knows its window from the first record */
+			schedmodel_window_abs(m, &start, &win_end);
+			srecreader_skip(r, unneeded, win_end);
+			skipping = true;
+		}
 	}
 	end = p.end;
 	if (p.early) {

@@ -871,6 +871,12 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
 }
 
+/* No input is left: the last file of the series ended. */
+static bool input_over(const struct srecreader *r)
+{
+	return r->done && r->next_file >= r->nr_next;
+}
+
 /*
  * Whether a record other than a PAD starts at payload byte @pos of @data
  * (@end bytes): then a CPU's next record is simply there.
@@ -881,6 +887,78 @@ static inline bool record_follows(const unsigned char *data, uint32_t pos,
 	const struct schedrec_header *next = (const void *)(data + pos);
 
 	return pos + sizeof(*next) <= end && next->type != SCHEDREC_REC_PAD;
+}
+
+/*
+ * Where records stop being ones the caller need not get
+ * (srecreader_skip()), from payload byte @pos of @data (@end bytes; a
+ * record is there, numbered *@seq if it is one of them), none older than
+ * @low; *@seq and *@last (the time of the last stepped over) follow.  A
+ * record is stepped over only where nothing could tell: of its type's
+ * fixed size, numbered next, followed in its chunk by a record numbered
+ * next (a LOST record is numbered past the events it counts), no older
+ * and older than @limit.  So it is not its CPU's last, no gap or loss
+ * comes after it, nothing handed out after it is older than it, and
+ * (@limit no later than the horizon, unless the input is over) no
+ * section is read before it would have gone.
+ */
+static inline uint32_t skip_chain(const struct srecreader *r,
+				  const unsigned char *data, uint32_t pos,
+				  uint32_t end, uint64_t *seq, uint64_t low,
+				  uint64_t limit, uint64_t *last)
+{
+	const struct schedrec_header *hdr = (const void *)(data + pos), *next;
+	uint32_t after;
+
+	if (hdr->ts < low)
+		return pos;
+	while (r->skip[hdr->type] && hdr->size == r->types.fixed[hdr->type] &&
+	       hdr->seq == (uint32_t)*seq) {
+		after = pos + hdr->size;
+		if (after + sizeof(*next) > end)
+			break;
+		next = (const void *)(data + after);
+		/* a PAD's number is no record's: it ends the run here */
+		if (next->ts < hdr->ts || next->ts >= limit ||
+		    next->seq != (uint32_t)(*seq + 1) ||
+		    next->type == SCHEDREC_REC_PAD)
+			break;
+		*last = hdr->ts;
+		++*seq;
+		pos = after;
+		hdr = next;
+	}
+	return pos;
+}
+
+/* The latest time a record after a skipped one may have. */
+static inline uint64_t skip_limit(const struct srecreader *r)
+{
+	uint64_t horizon = input_over(r) ? UINT64_MAX : r->horizon;
+
+	return horizon < r->skip_before ? horizon : r->skip_before;
+}
+
+/*
+ * skip_chain() from payload byte @pos of @c's chunk, the skipped counted
+ * as handed out: where the next record to hand out is.
+ */
+static __attribute__((noinline)) uint32_t
+skip_unwanted(struct srecreader *r, struct reader_cpu *c, uint32_t pos)
+{
+	const struct reader_chunk *chunk = c->first;
+	uint64_t seq = c->next_seq, last = 0;
+	uint32_t to;
+
+	to = skip_chain(r, chunk->data, pos, chunk->head.raw_len, &seq,
+			r->newest_ts, skip_limit(r), &last);
+	if (to != pos) {
+		c->stats.records += seq - c->next_seq;
+		c->stats.bytes += to - pos;
+		c->stats.last_ts = last;
+		c->next_seq = seq;
+	}
+	return to;
 }
 
 enum delivered {
@@ -943,8 +1021,12 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	 */
 	pos = c->pos + hdr->size;
 	if (likely(record_follows(chunk->data, pos, chunk->head.raw_len))) {
-		c->pos = pos;
 		next = (const void *)(chunk->data + pos);
+		if (unlikely(r->skip[next->type])) {
+			pos = skip_unwanted(r, c, pos);
+			next = (const void *)(chunk->data + pos);
+		}
+		c->pos = pos;
 	} else {
 		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
@@ -995,35 +1077,58 @@ struct run {
 	unsigned int cpu;
 };
 
-/* The records of @run into @recs, up to @max: how many. */
-static unsigned int run_fill(struct run *run, const int *fixed,
+/*
+ * The records of @run into @recs, up to @max, stepping over those the
+ * caller need not get (skip_chain()): how many.
+ */
+static unsigned int run_fill(const struct srecreader *r, struct run *run,
 			     struct srec_record *recs, unsigned int max)
 {
 	const unsigned char *data = run->data;
-	uint64_t last = run->last, newest = run->newest;
+	uint64_t last = run->last, newest = run->newest, seq = run->seq;
+	uint64_t limit = skip_limit(r), skipped_last;
+	const int *fixed = r->types.fixed;
 	const struct schedrec_header *hdr;
-	uint32_t pos = run->pos;
+	uint32_t pos = run->pos, to;
 	unsigned int n;
 
-	for (n = 0; n < max; n++) {
+	/* skipped records stay within the run's bound, as it goes on */
+	if (limit > last + newest)
+		limit = last + newest;
+	for (n = 0; n < max; seq++) {
 		hdr = (const void *)(data + pos);
 		if (unlikely(hdr->size != fixed[hdr->type] ||
 			     hdr->type == SCHEDREC_REC_LOST ||
 			     hdr->ts - last > newest ||
-			     hdr->seq != (uint32_t)(run->seq + n) ||
+			     hdr->seq != (uint32_t)seq ||
 			     !record_follows(data, pos + hdr->size, run->end)))
 			break;
 		newest -= hdr->ts - last;
 		last = hdr->ts;
 		recs[n].hdr = hdr;
 		recs[n].cpu = run->cpu;
-		recs[n].seq = run->seq + n;
+		recs[n].seq = seq;
 		recs[n].gap = 0;
 		recs[n].chunk_offset = run->offset;
+		n++;
 		pos += hdr->size;
+		hdr = (const void *)(data + pos);
+		if (likely(!r->skip[hdr->type]))
+			continue;
+		seq++;
+		skipped_last = last;
+		to = skip_chain(r, data, pos, run->end, &seq, last, limit,
+				&skipped_last);
+		seq--;
+		if (to != pos) {
+			newest -= skipped_last - last;
+			last = skipped_last;
+			pos = to;
+		}
 	}
 	run->pos = pos;
 	run->last = last;
+	run->seq = seq;
 	return n;
 }
 
@@ -1033,8 +1138,9 @@ static unsigned int run_fill(struct run *run, const int *fixed,
  * deliver()'s exceptions (a chunk's first or last record, a PAD next, a
  * LOST, a record not of its type's fixed size, a number missing, a record
  * older than the last handed out).  It stops at the first that does,
- * which deliver() then hands out; the records it hands out it counts as
- * deliver() would.  How many, up to @max; 0 if the first is not one.
+ * which deliver() then hands out; the records it hands out (or skips) it
+ * counts as deliver() would.  How many, up to @max; 0 if the first is not
+ * one.
  */
 static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 				unsigned int max, bool any_time)
@@ -1065,19 +1171,26 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 	if (run.newest < run.last)
 		return 0;
 	run.newest -= run.last;
-	n = run_fill(&run, r->types.fixed, recs, max);
-	if (!n)
+	n = run_fill(r, &run, recs, max);
+	if (run.seq == c->next_seq)
 		return 0;
-	c->stats.records += n;
+	c->stats.records += run.seq - c->next_seq;
 	c->stats.bytes += run.pos - c->pos;
 	c->stats.last_ts = run.last;
-	c->pos = run.pos;
-	c->next_seq += n;
+	c->next_seq = run.seq;
 	c->started = true;
+	/*
+	 * the last may be one stepped over, older than the run's bound: no
+	 * record of another CPU is older than it
+	 */
 	r->newest_ts = run.last;
-	__builtin_prefetch(run.data + run.pos + MERGE_PREFETCH);
+	c->pos = run.pos;
+	if (unlikely(r->skip[((const struct schedrec_header *)(run.data +
+							    c->pos))->type]))
+		c->pos = skip_unwanted(r, c, c->pos);
+	__builtin_prefetch(run.data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
-							   run.pos))->ts);
+							   c->pos))->ts);
 	return n;
 }
 
@@ -1150,12 +1263,6 @@ static void finish(struct srecreader *r)
 			    (unsigned long long)s->lost,
 			    (unsigned long long)s->gaps);
 	}
-}
-
-/* No input is left: the last file of the series ended. */
-static bool input_over(const struct srecreader *r)
-{
-	return r->done && r->next_file >= r->nr_next;
 }
 
 /* Whether any record held may go, however recent: see may_deliver(). */
@@ -1290,4 +1397,15 @@ srecreader_trailer(const struct srecreader *r,
 	if (totals)
 		*totals = r->has_trailer ? r->totals : NULL;
 	return r->has_trailer ? &r->trailer : NULL;
+}
+
+void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns)
+{
+	unsigned int type;
+
+	for (type = 0; type < 256; type++)
+		r->skip[type] = type < 64 && (types >> type & 1) &&
+				type != SCHEDREC_REC_LOST &&
+				type != SCHEDREC_REC_PAD && r->types.fixed[type];
+	r->skip_before = before_ns;
 }

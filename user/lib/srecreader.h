@@ -182,6 +182,18 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 			  unsigned int max);
 
 /*
+ * Records the caller has no use for: from now on, those of the types
+ * whose bit (1ull << type) @types sets are not handed out where handing
+ * them out could tell nothing else: of their type's fixed size, numbered
+ * one past the record before, no older than any handed out, and followed
+ * in their chunk by a record numbered next, no older, and older than
+ * @before_ns and the latest SYNC's horizon (unless the input is over).
+ * They are checked and counted as handed out all the same
+ * (srecreader_cpu()).  @types 0: every record goes, as by default.
+ */
+void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns);
+
+/*
  * Call @fn for every remaining record; a non-zero return of @fn stops and
  * is returned.  Otherwise like srecreader_next(): 0 at the end or -errno.
  */

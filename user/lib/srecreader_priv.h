@@ -88,6 +88,8 @@ struct srecreader {
 	struct reader_chunk *spare;	/* chunks to use again */
 	size_t spare_bytes;		/* their capacity */
 	uint64_t newest_ts;		/* of the records handed out */
+	bool skip[256];			/* types not to hand out, */
+	uint64_t skip_before;		/* before this: srecreader_skip() */
 	bool late_warned;
 
 	z_stream zstream;
