@@ -931,19 +931,22 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 	return pos;
 }
 
-/* The latest time a record after a skipped one may have. */
-static inline uint64_t skip_limit(const struct srecreader *r)
+/*
+ * The latest time a record after a skipped one may have, kept in
+ * r->skip_until: only reading sections and srecreader_skip() change it.
+ */
+static void skip_limit(struct srecreader *r)
 {
 	uint64_t horizon = input_over(r) ? UINT64_MAX : r->horizon;
 
-	return horizon < r->skip_before ? horizon : r->skip_before;
+	r->skip_until = horizon < r->skip_before ? horizon : r->skip_before;
 }
 
 /*
  * skip_chain() from payload byte @pos of @c's chunk, the skipped counted
  * as handed out: where the next record to hand out is.
  */
-static __attribute__((noinline)) uint32_t
+static inline __attribute__((always_inline)) uint32_t
 skip_unwanted(struct srecreader *r, struct reader_cpu *c, uint32_t pos)
 {
 	const struct reader_chunk *chunk = c->first;
@@ -951,7 +954,7 @@ skip_unwanted(struct srecreader *r, struct reader_cpu *c, uint32_t pos)
 	uint32_t to;
 
 	to = skip_chain(r, chunk->data, pos, chunk->head.raw_len, &seq,
-			r->newest_ts, skip_limit(r), &last);
+			r->newest_ts, r->skip_until, &last);
 	if (to != pos) {
 		c->stats.records += seq - c->next_seq;
 		c->stats.bytes += to - pos;
@@ -1086,7 +1089,7 @@ static unsigned int run_fill(const struct srecreader *r, struct run *run,
 {
 	const unsigned char *data = run->data;
 	uint64_t last = run->last, newest = run->newest, seq = run->seq;
-	uint64_t limit = skip_limit(r), skipped_last;
+	uint64_t limit = r->skip_until, skipped_last;
 	const int *fixed = r->types.fixed;
 	const struct schedrec_header *hdr;
 	uint32_t pos = run->pos, to;
@@ -1286,6 +1289,7 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 					       struct srec_record *rec)
 {
 	for (;;) {
+		skip_limit(r);
 		if (r->error) {
 			if (!r->heap_len || r->changed || !deliver(r, rec))
 				return r->error;
@@ -1408,4 +1412,5 @@ void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns)
 				type != SCHEDREC_REC_LOST &&
 				type != SCHEDREC_REC_PAD && r->types.fixed[type];
 	r->skip_before = before_ns;
+	skip_limit(r);
 }

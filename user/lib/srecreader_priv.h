@@ -90,6 +90,7 @@ struct srecreader {
 	uint64_t newest_ts;		/* of the records handed out */
 	bool skip[256];			/* types not to hand out, */
 	uint64_t skip_before;		/* before this: srecreader_skip() */
+	uint64_t skip_until;		/* the next record's bound, kept */
 	bool late_warned;
 
 	z_stream zstream;
