@@ -910,9 +910,9 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 	const struct schedrec_header *hdr = (const void *)(data + pos), *next;
 	uint32_t after;
 
-	if (hdr->ts < low)
+	if (likely(!r->skip[hdr->type]) || hdr->ts < low)
 		return pos;
-	while (r->skip[hdr->type] && hdr->size == r->types.fixed[hdr->type] &&
+	while (hdr->size == r->types.fixed[hdr->type] &&
 	       hdr->seq == (uint32_t)*seq) {
 		after = pos + hdr->size;
 		if (after + sizeof(*next) > end)
@@ -927,6 +927,8 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 		++*seq;
 		pos = after;
 		hdr = next;
+		if (!r->skip[hdr->type])
+			break;
 	}
 	return pos;
 }
@@ -1024,12 +1026,8 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	 */
 	pos = c->pos + hdr->size;
 	if (likely(record_follows(chunk->data, pos, chunk->head.raw_len))) {
-		next = (const void *)(chunk->data + pos);
-		if (unlikely(r->skip[next->type])) {
-			pos = skip_unwanted(r, c, pos);
-			next = (const void *)(chunk->data + pos);
-		}
-		c->pos = pos;
+		c->pos = skip_unwanted(r, c, pos);
+		next = (const void *)(chunk->data + c->pos);
 	} else {
 		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
@@ -1093,12 +1091,12 @@ static unsigned int run_fill(const struct srecreader *r, struct run *run,
 	const int *fixed = r->types.fixed;
 	const struct schedrec_header *hdr;
 	uint32_t pos = run->pos, to;
-	unsigned int n;
+	unsigned int n = 0;
 
 	/* skipped records stay within the run's bound, as it goes on */
 	if (limit > last + newest)
 		limit = last + newest;
-	for (n = 0; n < max; seq++) {
+	while (n < max) {
 		hdr = (const void *)(data + pos);
 		if (unlikely(hdr->size != fixed[hdr->type] ||
 			     hdr->type == SCHEDREC_REC_LOST ||
@@ -1110,19 +1108,17 @@ static unsigned int run_fill(const struct srecreader *r, struct run *run,
 		last = hdr->ts;
 		recs[n].hdr = hdr;
 		recs[n].cpu = run->cpu;
-		recs[n].seq = seq;
+		recs[n].seq = seq++;
 		recs[n].gap = 0;
 		recs[n].chunk_offset = run->offset;
 		n++;
 		pos += hdr->size;
-		hdr = (const void *)(data + pos);
-		if (likely(!r->skip[hdr->type]))
+		if (likely(!r->skip[((const struct schedrec_header *)
+				     (data + pos))->type]))
 			continue;
-		seq++;
 		skipped_last = last;
 		to = skip_chain(r, data, pos, run->end, &seq, last, limit,
 				&skipped_last);
-		seq--;
 		if (to != pos) {
 			newest -= skipped_last - last;
 			last = skipped_last;
@@ -1187,10 +1183,7 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 	 * record of another CPU is older than it
 	 */
 	r->newest_ts = run.last;
-	c->pos = run.pos;
-	if (unlikely(r->skip[((const struct schedrec_header *)(run.data +
-							    c->pos))->type]))
-		c->pos = skip_unwanted(r, c, c->pos);
+	c->pos = skip_unwanted(r, c, run.pos);
 	__builtin_prefetch(run.data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
 							   c->pos))->ts);
