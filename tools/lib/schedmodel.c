@@ -36,6 +36,9 @@ enum {
 	WANT_QUEUED	= 1u << 6,
 };
 
+/* Who woke a thread, and when: only these want it */
+#define WANT_WAKER	(WANT_WAKEUP | WANT_LATENCY)
+
 /* Off-CPU intervals queued at most (WANT_QUEUED) */
 #define IV_QUEUE	128
 
@@ -905,7 +908,7 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	struct thread *t;
 
 	/* lean: a wakeup nobody asked for makes no thread either */
-	if (!(wants & (WANT_WAKEUP | WANT_LATENCY)) && m->lean &&
+	if (!(wants & WANT_WAKER) && m->lean &&
 	    wk->hdr.type != SCHEDREC_EV_WAKEUP_NEW)
 		return;
 	t = thread_get(m, wk->tid);
@@ -915,8 +918,7 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	    t->where == WHERE_UNSEEN)
 		t->where = WHERE_NEW;
 	/* who woke it, and when, serve only wakeups and latencies */
-	if (!(wants & (WANT_WAKEUP | WANT_LATENCY)) ||
-	    t->where == WHERE_ON || t->wake_ts)
+	if (!(wants & WANT_WAKER) || t->where == WHERE_ON || t->wake_ts)
 		return;
 	t->wake_ts = wk->hdr.ts;
 	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
@@ -1270,7 +1272,7 @@ uint64_t schedmodel_unneeded(struct schedmodel *m)
 	uint64_t types = 0;
 
 	m->lean = true;
-	if (!(m->wants & (WANT_WAKEUP | WANT_LATENCY)))
+	if (!(m->wants & WANT_WAKER))
 		types |= 1ull << SCHEDREC_EV_WAKING | 1ull << SCHEDREC_EV_WAKEUP;
 	/* a migration moves only a runnable waiter, kept for usurpers */
 	if (!(m->wants & WANT_USURP))
