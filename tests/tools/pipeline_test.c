@@ -9,12 +9,16 @@
  * early, from a pipe, in compressed chunks, with stacks, cut short, and
  * with a damaged chunk (after the end of a --range too: the reader must
  * stop where the window ends, as it does in one thread).  A test that reads the whole
- * trace also asserts that the report saw all of it.
+ * trace also asserts that the report saw all of it.  While it lasts, the
+ * two threads run on CPUs of their own, which together are the caller's,
+ * and the caller has them all back after; allowed one CPU, both share it.
  *
  * make check runs build/user-tests/schedrec, built with AddressSanitizer
  * and UndefinedBehaviorSanitizer (SCHEDREC_ASAN_BIN); without it, the
  * schedrec of SCHEDREC_BIN.
  */
+#include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +386,134 @@ TEST_F(pipeline, reader_stops_at_window_end)
 	EXPECT_EQ(one, two);
 	EXPECT_EQ(one_sections, two_sections);
 	EXPECT_LT(one, (uint64_t)st.st_size / 10);
+}
+
+/* What the model's thread saw of the CPUs during a pass. */
+struct cpus_seen {
+	unsigned int intervals;
+	bool looked;
+	cpu_set_t model;	/* the model's thread's CPUs */
+	cpu_set_t reader;	/* the other threads' CPUs, together */
+	unsigned int others;	/* other threads */
+};
+
+/* At the first interval: the CPUs of this thread and of the others. */
+static void look_at_cpus(void *arg, const struct offcpu_iv *iv)
+{
+	struct cpus_seen *seen = arg;
+	pid_t self = gettid();
+	struct dirent *d;
+	cpu_set_t set;
+	DIR *dir;
+
+	(void)iv;
+	if (seen->intervals++)
+		return;
+	seen->looked = !sched_getaffinity(0, sizeof(seen->model),
+					  &seen->model);
+	dir = opendir("/proc/self/task");
+	while (dir && (d = readdir(dir))) {
+		pid_t tid = atoi(d->d_name);
+
+		if (tid <= 0 || tid == self)
+			continue;
+		seen->others++;
+		if (sched_getaffinity(tid, sizeof(set), &set))
+			seen->looked = false;
+		CPU_OR(&seen->reader, &seen->reader, &set);
+	}
+	if (dir)
+		closedir(dir);
+	else
+		seen->looked = false;
+}
+
+/* A pass over @path with SCHEDREC_THREADS=@threads: 0 or what failed. */
+static int pass_seeing_cpus(const char *path, const char *threads,
+			    struct cpus_seen *seen)
+{
+	struct sched_handler h = { .offcpu = look_at_cpus, .arg = seen };
+	struct schedmodel_window window = { .end = UINT64_MAX };
+	struct srecreader_options opt = { 0 };
+	struct schedmodel *m;
+	struct srecreader *r;
+	char err[256];
+	int ret = -1;
+
+	memset(seen, 0, sizeof(*seen));
+	setenv("SCHEDREC_THREADS", threads, 1);
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	m = r ? schedmodel_new(srecreader_info(r), &window) : NULL;
+	if (m && !schedmodel_add_handler(m, &h))
+		ret = trace_pass(r, m, NULL);
+	schedmodel_free(m);
+	srecreader_close(r);
+	unsetenv("SCHEDREC_THREADS");
+	return ret;
+}
+
+/*
+ * While the reader has a thread of its own, the two threads run on CPUs
+ * of their own, which together are the CPUs the caller had; after the
+ * pass, the caller has them all again.
+ */
+TEST_F(pipeline, threads_on_cpus_of_their_own)
+{
+	struct cpus_seen one, two;
+	cpu_set_t was, after, both, common;
+	char path[512];
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(was), &was));
+	if (CPU_COUNT(&was) < 2)
+		SKIP(return, "one CPU to run on: the reader has no thread");
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	ASSERT_EQ(0, pass_seeing_cpus(path, "1", &one));
+	ASSERT_EQ(0, pass_seeing_cpus(path, "2", &two));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	EXPECT_TRUE(CPU_EQUAL(&was, &after));
+	/* the same pass either way */
+	EXPECT_LT(1000, one.intervals);
+	EXPECT_EQ(one.intervals, two.intervals);
+	/* in one thread, nothing changed */
+	ASSERT_TRUE(one.looked);
+	EXPECT_EQ(0, one.others);
+	EXPECT_TRUE(CPU_EQUAL(&was, &one.model));
+	/* in two, the CPUs split between them */
+	ASSERT_TRUE(two.looked);
+	ASSERT_EQ(1, two.others);
+	EXPECT_LE(1, CPU_COUNT(&two.model));
+	EXPECT_LE(1, CPU_COUNT(&two.reader));
+	CPU_AND(&common, &two.model, &two.reader);
+	EXPECT_EQ(0, CPU_COUNT(&common));
+	CPU_OR(&both, &two.model, &two.reader);
+	EXPECT_TRUE(CPU_EQUAL(&was, &both));
+}
+
+/* Allowed one CPU, the two threads share it, as before the pass. */
+TEST_F(pipeline, one_cpu_allowed)
+{
+	struct cpus_seen one, two;
+	cpu_set_t was, only, after;
+	char path[512];
+	int cpu = sched_getcpu();
+
+	ASSERT_LE(0, cpu);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(was), &was));
+	CPU_ZERO(&only);
+	CPU_SET(cpu, &only);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(only), &only));
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	EXPECT_EQ(0, pass_seeing_cpus(path, "1", &one));
+	EXPECT_EQ(0, pass_seeing_cpus(path, "2", &two));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	sched_setaffinity(0, sizeof(was), &was);
+	EXPECT_TRUE(CPU_EQUAL(&only, &after));
+	EXPECT_LT(1000, one.intervals);
+	EXPECT_EQ(one.intervals, two.intervals);
+	ASSERT_TRUE(two.looked);
+	EXPECT_EQ(1, two.others);
+	EXPECT_TRUE(CPU_EQUAL(&only, &two.model));
+	EXPECT_TRUE(CPU_EQUAL(&only, &two.reader));
 }
 
 TEST_HARNESS_MAIN

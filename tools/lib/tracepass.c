@@ -2,6 +2,7 @@
 /* The one pass over a trace's records; see tracepass.h. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,15 +314,43 @@ static void pipe_free(struct pipe *p)
 }
 
 /*
- * The records of @r through @m, read in a thread of their own; false if
- * that thread could not start (nothing was read then).
+ * Split the CPUs this thread may run on (@was) in two: @model has the one
+ * it is on and every second of the others, @reader the rest (with two
+ * CPUs, one each).  False if it may run on one CPU only.  Left alone,
+ * the scheduler wakes each thread on the CPU of the other, which woke it,
+ * and the two then often share one CPU for milliseconds.
+ */
+static bool pipe_cpus(cpu_set_t *was, cpu_set_t *model, cpu_set_t *reader)
+{
+	int here = sched_getcpu(), cpu, n = 0;
+
+	if (here < 0 || sched_getaffinity(0, sizeof(*was), was) ||
+	    CPU_COUNT(was) < 2 || !CPU_ISSET(here, was))
+		return false;
+	CPU_ZERO(model);
+	CPU_ZERO(reader);
+	CPU_SET(here, model);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == here || !CPU_ISSET(cpu, was))
+			continue;
+		CPU_SET(cpu, n++ % 2 ? model : reader);
+	}
+	return true;
+}
+
+/*
+ * The records of @r through @m, read in a thread of their own, the two
+ * threads on CPUs of their own while it lasts; false if that thread could
+ * not start (nothing was read then).
  */
 static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 		      uint64_t unneeded, struct pass_state *ps)
 {
 	struct pipe *p = calloc(1, sizeof(*p));
+	cpu_set_t was, model, reader;
+	bool going, split, started;
 	struct pipe_slot *s;
-	bool going;
+	pthread_attr_t attr;
 
 	if (!p)
 		return false;
@@ -330,10 +359,18 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 	p->unneeded = unneeded;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
-	if (pthread_create(&p->thread, NULL, pipe_reader, p)) {
+	split = pipe_cpus(&was, &model, &reader) && !pthread_attr_init(&attr);
+	if (split)
+		pthread_attr_setaffinity_np(&attr, sizeof(reader), &reader);
+	started = !pthread_create(&p->thread, split ? &attr : NULL,
+				  pipe_reader, p);
+	if (split)
+		pthread_attr_destroy(&attr);
+	if (!started) {
 		pipe_free(p);
 		return false;
 	}
+	split = split && !sched_setaffinity(0, sizeof(model), &model);
 	do {
 		s = pipe_next(p);
 		ps->ret = s->end;
@@ -341,6 +378,8 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 		pipe_release(p, !going);
 	} while (going);
 	pthread_join(p->thread, NULL);
+	if (split)
+		sched_setaffinity(0, sizeof(was), &was);
 	pipe_free(p);
 	return true;
 }

@@ -45,7 +45,9 @@ struct trace_pass_hooks {
  * can be reported), or what a hook returned.  Without hooks, and with a
  * second CPU (or SCHEDREC_THREADS above 1), another thread reads @r while
  * this one runs @m: @r is the other thread's until this returns, and is
- * read no further than in one thread.
+ * read no further than in one thread.  Meanwhile each thread runs on its
+ * own share of the CPUs this one may use; this one has them all back
+ * when it returns.
  */
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks);
