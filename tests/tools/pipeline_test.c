@@ -12,6 +12,9 @@
  * trace also asserts that the report saw all of it.  While it lasts, the
  * two threads run on CPUs of their own, which together are the caller's,
  * and the caller has them all back after; allowed one CPU, both share it.
+ * Records of a mapped file's plain chunks go across in place (lasting),
+ * the others copied: they stay as they were until the reader is closed,
+ * and a file of both kinds of chunks gives the same reports.
  *
  * make check runs build/user-tests/schedrec, built with AddressSanitizer
  * and UndefinedBehaviorSanitizer (SCHEDREC_ASAN_BIN); without it, the
@@ -386,6 +389,124 @@ TEST_F(pipeline, reader_stops_at_window_end)
 	EXPECT_EQ(one, two);
 	EXPECT_EQ(one_sections, two_sections);
 	EXPECT_LT(one, (uint64_t)st.st_size / 10);
+}
+
+/* Bytes of a lasting record kept to compare, at most */
+#define KEPT_BYTES	64
+
+static size_t kept_len(const struct schedrec_header *hdr)
+{
+	return hdr->size < KEPT_BYTES ? hdr->size : KEPT_BYTES;
+}
+
+/* Records of a file: how many lasting, how many not. */
+struct lasting_count {
+	unsigned int lasting, copied;
+	bool kept;	/* the lasting ones read the same at the end */
+};
+
+/*
+ * Read @path (standard input if "-") to the end, keeping a copy of each
+ * lasting record; before closing, compare each with what its pointer
+ * reads then.
+ */
+static int count_lasting(const char *path, struct lasting_count *n)
+{
+	struct srecreader_options opt = { 0 };
+	const struct schedrec_header **at = NULL;
+	unsigned char *copies = NULL;
+	struct srec_record rec;
+	struct srecreader *r;
+	size_t used = 0, room = 0, i, off = 0;
+	char err[256];
+	int ret;
+
+	memset(n, 0, sizeof(*n));
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	if (!r)
+		return -1;
+	while ((ret = srecreader_next(r, &rec)) > 0) {
+		if (!rec.lasting) {
+			n->copied++;
+			continue;
+		}
+		if (used == room) {
+			room = room ? 2 * room : 1024;
+			at = realloc(at, room * sizeof(*at));
+			copies = realloc(copies, room * KEPT_BYTES);
+			if (!at || !copies)
+				abort();
+		}
+		at[used] = rec.hdr;
+		memcpy(copies + used * KEPT_BYTES, rec.hdr, kept_len(rec.hdr));
+		used++;
+		n->lasting++;
+	}
+	n->kept = true;
+	for (i = 0; i < used; i++, off += KEPT_BYTES)
+		if (memcmp(copies + off, at[i], kept_len(at[i])))
+			n->kept = false;
+	srecreader_close(r);
+	free(at);
+	free(copies);
+	return ret;
+}
+
+/*
+ * The records a report's thread uses in place, not copied: only those of
+ * a mapped file's plain chunks, and they stay as they were until the
+ * reader is closed.
+ */
+TEST_F(pipeline, lasting_records)
+{
+	struct lasting_count n;
+	char path[512], cmd[600];
+	int saved = dup(0), fd;
+
+	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
+	ASSERT_EQ(0, count_lasting(path, &n));
+	EXPECT_EQ(4 * CPUS * ROUNDS, n.lasting);
+	EXPECT_EQ(0, n.copied);
+	EXPECT_TRUE(n.kept);
+	/* from a pipe, nothing is mapped */
+	snprintf(cmd, sizeof(cmd), "cat %s", path);
+	ASSERT_LE(0, saved);
+	fd = fileno(popen(cmd, "r"));
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, dup2(fd, 0));
+	EXPECT_EQ(0, count_lasting("-", &n));
+	dup2(saved, 0);
+	close(saved);
+	EXPECT_EQ(0, n.lasting);
+	EXPECT_EQ(4 * CPUS * ROUNDS, n.copied);
+}
+
+/*
+ * Compressed chunks and plain ones in one file (a chunk too short to
+ * compress stays plain): the slots of the pipeline hold records copied
+ * and records in place, side by side, and the reports are the same as
+ * in one thread.
+ */
+TEST_F(pipeline, plain_and_compressed_chunks)
+{
+	char path[512], cmd[256], *desc, *packed;
+	struct lasting_count n;
+	size_t i;
+
+	desc = trace_description(true);
+	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 5\n%s", desc));
+	free(desc);
+	snprintf(path, sizeof(path), "%s/mixed.srec", self->w.dir);
+	ASSERT_EQ(0, write_trace_file(path, packed));
+	free(packed);
+	ASSERT_EQ(0, count_lasting(path, &n));
+	EXPECT_LT(1000, n.lasting);
+	EXPECT_LT(1000, n.copied);
+	EXPECT_TRUE(n.kept);
+	for (i = 0; i < ARRAY_SIZE(reports); i++) {
+		snprintf(cmd, sizeof(cmd), "$S %s mixed.srec", reports[i]);
+		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+	}
 }
 
 /* What the model's thread saw of the CPUs during a pass. */

@@ -112,7 +112,9 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * The pipeline: with a second CPU, a thread reads the records (checks
  * and merges them) while the caller's thread runs the model.  They go
  * across in slots of up to PIPE_RECORDS, copied, since the reader reuses
- * what a record points into at its next call.  The reader asks for them
+ * what a record points into at its next call; all but those in place in
+ * a mapped file, which stay until the reader is closed (lasting).  The
+ * reader asks for them
  * TRACE_PASS_BATCH at a time and stops after the batch that reaches the
  * end of the window, as the pass in one thread does: the input is read
  * as far, and says the same of what it holds.
@@ -146,8 +148,8 @@ struct pipe {
 };
 
 /*
- * Room for @need bytes in @s, whose first @k records point into its
- * bytes: they move with them.
+ * Room for @need bytes in @s, into whose bytes its first @k records point
+ * (all but the lasting ones): they move with them.
  */
 static int slot_grow(struct pipe_slot *s, unsigned int k, size_t need)
 {
@@ -156,24 +158,28 @@ static int slot_grow(struct pipe_slot *s, unsigned int k, size_t need)
 	unsigned int i;
 
 	for (i = 0; i < k; i++)
-		s->recs[i].hdr = (const void *)((uintptr_t)s->recs[i].hdr -
-						(uintptr_t)s->bytes);
+		if (!s->recs[i].lasting)
+			s->recs[i].hdr = (const void *)
+				((uintptr_t)s->recs[i].hdr -
+				 (uintptr_t)s->bytes);
 	b = realloc(s->bytes, cap);
 	if (b) {
 		s->bytes = b;
 		s->cap = cap;
 	}
 	for (i = 0; i < k; i++)
-		s->recs[i].hdr = (const void *)((uintptr_t)s->recs[i].hdr +
-						(uintptr_t)s->bytes);
+		if (!s->recs[i].lasting)
+			s->recs[i].hdr = (const void *)
+				((uintptr_t)s->recs[i].hdr +
+				 (uintptr_t)s->bytes);
 	return b ? 0 : -ENOMEM;
 }
 
 /*
  * Copy the @n records from @i on of @s into its bytes, at *@len on, and
- * point them there.  Records that lie one after the other (a run of a
- * CPU's chunk) go in one copy.  Whether one is past the window's end (0:
- * no), or -ENOMEM.
+ * point them there, but for the lasting ones.  Records that lie one after
+ * the other (a run of a CPU's chunk) go in one copy.  Whether one is past
+ * the window's end (0: no), or -ENOMEM.
  */
 static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 		     unsigned int n, size_t *len)
@@ -192,6 +198,12 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 	}
 	win_end = p->win_end;
 	for (k = i; k < i + n;) {
+		if (recs[k].lasting) {
+			if (recs[k].hdr->ts > newest)
+				newest = recs[k].hdr->ts;
+			k++;
+			continue;
+		}
 		/* the records from @k on that follow each other */
 		from = (const void *)recs[k].hdr;
 		next = from;
@@ -203,8 +215,8 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 				newest = hdr->ts;
 			recs[k].hdr = (const void *)((uintptr_t)next + moved);
 			next += hdr->size;
-		} while (++k < i + n && (const void *)recs[k].hdr ==
-					(const void *)next);
+		} while (++k < i + n && !recs[k].lasting &&
+			 (const void *)recs[k].hdr == (const void *)next);
 		size = next - from;
 		if (at + size > s->cap && slot_grow(s, k, at + size))
 			return -ENOMEM;

@@ -1008,6 +1008,7 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	c->next_seq = seq + 1;
 	rec->hdr = hdr;
 	rec->cpu = cpu;
+	rec->lasting = chunk->data != chunk->payload;
 	rec->seq = seq;
 	rec->chunk_offset = chunk->offset;
 	s->records++;
@@ -1076,6 +1077,7 @@ struct run {
 	uint64_t newest;		/* how much newer the next may be */
 	uint64_t seq, offset;		/* the next number, the chunk's offset */
 	unsigned int cpu;
+	bool lasting;			/* the chunk is borrowed */
 };
 
 /*
@@ -1108,6 +1110,7 @@ static unsigned int run_fill(const struct srecreader *r, struct run *run,
 		last = hdr->ts;
 		recs[n].hdr = hdr;
 		recs[n].cpu = run->cpu;
+		recs[n].lasting = run->lasting;
 		recs[n].seq = seq++;
 		recs[n].gap = 0;
 		recs[n].chunk_offset = run->offset;
@@ -1150,6 +1153,7 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 		.data = chunk->data, .pos = c->pos, .end = chunk->head.raw_len,
 		.last = r->newest_ts, .seq = c->next_seq,
 		.offset = chunk->offset, .cpu = r->heap[0],
+		.lasting = chunk->data != chunk->payload,
 	};
 	unsigned int other_cpu, n;
 	uint64_t other_ts;

@@ -155,6 +155,11 @@ struct srec_record {
 						 * valid until the next call
 						 */
 	unsigned int cpu;
+	bool lasting;		/* hdr stays valid until srecreader_close():
+				 * the record is in place in a mapped file
+				 * (a plain chunk); it reads as the file does
+				 * then (zeros if the file shrank meanwhile)
+				 */
 	uint64_t seq;		/* the 64-bit sequence number */
 	uint64_t gap;		/* numbers missing just before this record
 				 * that no LOST record counts (lost or, in a
