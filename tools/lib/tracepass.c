@@ -114,10 +114,9 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * across in slots of up to PIPE_RECORDS, copied, since the reader reuses
  * what a record points into at its next call; all but those in place in
  * a mapped file, which stay until the reader is closed (lasting).  The
- * reader asks for them
- * TRACE_PASS_BATCH at a time and stops after the batch that reaches the
- * end of the window, as the pass in one thread does: the input is read
- * as far, and says the same of what it holds.
+ * reader asks for them TRACE_PASS_BATCH at a time and stops after the
+ * batch that reaches the end of the window, as the pass in one thread
+ * does: the input is read as far, and says the same of what it holds.
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */

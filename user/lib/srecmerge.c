@@ -1008,7 +1008,7 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	c->next_seq = seq + 1;
 	rec->hdr = hdr;
 	rec->cpu = cpu;
-	rec->lasting = chunk->data != chunk->payload;
+	rec->lasting = chunk_borrowed(chunk);
 	rec->seq = seq;
 	rec->chunk_offset = chunk->offset;
 	s->records++;
@@ -1153,7 +1153,7 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 		.data = chunk->data, .pos = c->pos, .end = chunk->head.raw_len,
 		.last = r->newest_ts, .seq = c->next_seq,
 		.offset = chunk->offset, .cpu = r->heap[0],
-		.lasting = chunk->data != chunk->payload,
+		.lasting = chunk_borrowed(chunk),
 	};
 	unsigned int other_cpu, n;
 	uint64_t other_ts;

@@ -34,6 +34,12 @@ struct reader_chunk {
 
 SREC_CHECK(SREC_OFFSET(reader_chunk, payload) % SCHEDREC_RECORD_ALIGN == 0);
 
+/* Whether @chunk's records are in the mapped file (until close). */
+static inline bool chunk_borrowed(const struct reader_chunk *chunk)
+{
+	return chunk->data != chunk->payload;
+}
+
 struct reader_cpu {
 	struct reader_chunk *first;	/* queue of chunks, oldest first */
 	struct reader_chunk *last;
