@@ -14,7 +14,8 @@
  * and the caller has them all back after; allowed one CPU, both share it.
  * Records of a mapped file's plain chunks go across in place (lasting),
  * the others copied: they stay as they were until the reader is closed,
- * and a file of both kinds of chunks gives the same reports.
+ * a file of both kinds of chunks gives the same reports, and the pages
+ * of a long file go back while the slots hold records in place.
  *
  * make check runs build/user-tests/schedrec, built with AddressSanitizer
  * and UndefinedBehaviorSanitizer (SCHEDREC_ASAN_BIN); without it, the
@@ -75,9 +76,9 @@ static void put_stack(struct text *t, unsigned long us, unsigned int cpu,
  * round a thread of CPU 0 moves to CPU 1 and back, and CPU 2 loses
  * events now and then.  With @stacks, each switch-out has its kernel
  * stack, 1 to SCHEDREC_STACK_MAX_DEPTH addresses deep: records of many
- * sizes.
+ * sizes.  @rounds rounds of 4 records per CPU.
  */
-static char *trace_description(bool stacks)
+static char *trace_description(bool stacks, unsigned int rounds)
 {
 	struct text t = { 0 };
 	char line[160];
@@ -96,7 +97,7 @@ static char *trace_description(bool stacks)
 			text_add(&t, line, strlen(line));
 		}
 	}
-	for (round = 0; round < ROUNDS; round++) {
+	for (round = 0; round < rounds; round++) {
 		for (cpu = 0; cpu < CPUS; cpu++) {
 			unsigned int base = 100 + cpu * 100;
 			unsigned int next = base +
@@ -153,7 +154,7 @@ FIXTURE_SETUP(pipeline)
 	ASSERT_EQ(0, workdir_make(&self->w, "schedrec-pipeline-test"));
 	if (asan && *asan)
 		workdir_var(&self->w, "S", asan);
-	desc = trace_description(false);
+	desc = trace_description(false, ROUNDS);
 	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
 	ASSERT_EQ(0, write_trace_file(path, desc));
 	free(desc);
@@ -242,7 +243,7 @@ TEST_F(pipeline, zlib_chunks)
 	char path[512], cmd[256], *desc, *packed;
 	size_t i;
 
-	desc = trace_description(false);
+	desc = trace_description(false, ROUNDS);
 	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 32\n%s", desc));
 	free(desc);
 	snprintf(path, sizeof(path), "%s/packed.srec", self->w.dir);
@@ -273,7 +274,7 @@ TEST_F(pipeline, stacks)
 	char path[512], cmd[256], *desc;
 	size_t i;
 
-	desc = trace_description(true);
+	desc = trace_description(true, ROUNDS);
 	snprintf(path, sizeof(path), "%s/stacks.srec", self->w.dir);
 	ASSERT_EQ(0, write_trace_file(path, desc));
 	free(desc);
@@ -493,7 +494,7 @@ TEST_F(pipeline, plain_and_compressed_chunks)
 	struct lasting_count n;
 	size_t i;
 
-	desc = trace_description(true);
+	desc = trace_description(true, ROUNDS);
 	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 5\n%s", desc));
 	free(desc);
 	snprintf(path, sizeof(path), "%s/mixed.srec", self->w.dir);
@@ -507,6 +508,87 @@ TEST_F(pipeline, plain_and_compressed_chunks)
 		snprintf(cmd, sizeof(cmd), "$S %s mixed.srec", reports[i]);
 		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
 	}
+}
+
+/* The resident kB of the mapping of a file whose path ends with @name. */
+static long mapped_kb(const char *name)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	size_t len = strlen(name), n;
+	char line[4200];
+	bool in = false;
+	long kb = -1, v;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		n = strcspn(line, "\n");
+		line[n] = 0;
+		if (strchr(line, '-') && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			/* a mapping's first line: address range, ..., path */
+			in = n >= len && !strcmp(line + n - len, name);
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb = (kb < 0 ? 0 : kb) + v;
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * Off-CPU intervals heard of and let go, as in report offcpu's pass, but
+ * slowly: the reader's thread is ahead as far as the slots let it be.
+ */
+static void slow_let_go(void *arg, const struct offcpu_iv *iv)
+{
+	unsigned int *seen = arg;
+
+	(void)iv;
+	if (!(++*seen % 50))
+		usleep(300);
+}
+
+/*
+ * A report that reads lasting records keeps the pages it still reads,
+ * and no more: past them, the mapped file's pages go back as without a
+ * second thread, however long the file.
+ */
+TEST_F(pipeline, lasting_pages_go_back)
+{
+	unsigned int seen = 0;
+	struct sched_handler h = { .offcpu = slow_let_go, .arg = &seen };
+	struct schedmodel_window window = { .end = UINT64_MAX };
+	struct srecreader_options opt = { 0 };
+	struct schedmodel *m = NULL;
+	struct srecreader *r;
+	char path[512], err[256], *desc;
+	struct stat st;
+	long kb = -1;
+
+	desc = trace_description(false, 20 * ROUNDS);
+	snprintf(path, sizeof(path), "%s/long.srec", self->w.dir);
+	ASSERT_EQ(0, write_trace_file(path, desc));
+	free(desc);
+	ASSERT_EQ(0, stat(path, &st));
+	ASSERT_LT(16 << 20, st.st_size);
+	setenv("SCHEDREC_THREADS", "2", 1);
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	ASSERT_NE(NULL, r);
+	m = schedmodel_new(srecreader_info(r), &window);
+	if (m && !schedmodel_add_handler(m, &h) && !trace_pass(r, m, NULL))
+		kb = mapped_kb("/long.srec");
+	schedmodel_free(m);
+	srecreader_close(r);
+	unsetenv("SCHEDREC_THREADS");
+	/*
+	 * what is not given back yet: up to a 2 MiB step, and what the
+	 * slots hold (here about 2 MiB of the file); not the half of it
+	 * that the model's thread reads again after it was given back
+	 */
+	TH_LOG("resident: %ld kB of %ld", kb, (long)st.st_size >> 10);
+	EXPECT_LE(0, kb);
+	EXPECT_GT(8 << 10, kb);
 }
 
 /* What the model's thread saw of the CPUs during a pass. */

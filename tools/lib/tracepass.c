@@ -113,7 +113,8 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * and merges them) while the caller's thread runs the model.  They go
  * across in slots of up to PIPE_RECORDS, copied, since the reader reuses
  * what a record points into at its next call; all but those in place in
- * a mapped file, which stay until the reader is closed (lasting).  The
+ * a mapped file, which stay until the reader is closed (lasting), their
+ * pages kept in memory while a slot holds them (srecreader_keep()).  The
  * reader asks for them TRACE_PASS_BATCH at a time and stops after the
  * batch that reaches the end of the window, as the pass in one thread
  * does: the input is read as far, and says the same of what it holds.
@@ -127,6 +128,7 @@ struct pipe_slot {
 	unsigned char *bytes;	/* copies of the records */
 	size_t cap;
 	unsigned int n;		/* records */
+	uint64_t keep;		/* its lasting records' lowest chunk_offset */
 	int end;		/* 1: more follow; else what the reader
 				 * returned last (0 also: the window ended)
 				 */
@@ -143,6 +145,7 @@ struct pipe {
 	pthread_cond_t cond;
 	unsigned int filled, used;	/* slots [used, filled) are full */
 	bool stop;			/* the model needs no more */
+	uint64_t keep;			/* the lowest keep of the full slots */
 	struct pipe_slot slots[PIPE_SLOTS];
 };
 
@@ -200,6 +203,8 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 		if (recs[k].lasting) {
 			if (recs[k].hdr->ts > newest)
 				newest = recs[k].hdr->ts;
+			if (recs[k].chunk_offset < s->keep)
+				s->keep = recs[k].chunk_offset;
 			k++;
 			continue;
 		}
@@ -223,6 +228,8 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 		at += size;
 	}
 	*len = at;
+	/* what this slot and the full ones hold stays */
+	srecreader_keep(p->r, s->keep < p->keep ? s->keep : p->keep);
 	return newest >= win_end;
 }
 
@@ -234,6 +241,7 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 	int n, past;
 
 	s->n = 0;
+	s->keep = UINT64_MAX;
 	s->end = 1;
 	while (s->n < max && s->end == 1) {
 		want = max - s->n;
@@ -258,7 +266,7 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 static void *pipe_reader(void *arg)
 {
 	struct pipe *p = arg;
-	unsigned int max = PIPE_FIRST;
+	unsigned int max = PIPE_FIRST, i;
 	struct pipe_slot *s;
 
 	for (;;) {
@@ -269,6 +277,10 @@ static void *pipe_reader(void *arg)
 			pthread_mutex_unlock(&p->lock);
 			break;
 		}
+		p->keep = UINT64_MAX;
+		for (i = p->used; i != p->filled; i++)
+			if (p->slots[i % PIPE_SLOTS].keep < p->keep)
+				p->keep = p->slots[i % PIPE_SLOTS].keep;
 		pthread_mutex_unlock(&p->lock);
 		s = &p->slots[p->filled % PIPE_SLOTS];
 		slot_fill(p, s, max);

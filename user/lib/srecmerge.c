@@ -1328,6 +1328,8 @@ static __attribute__((noinline)) void retire(struct srecreader *r)
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
 		if (r->cpus[cpu].first && r->cpus[cpu].first->offset < low)
 			low = r->cpus[cpu].first->offset;
+	if (r->keep_from < low)
+		low = r->keep_from;
 	srecinput_release(&r->in, low);
 }
 
@@ -1398,6 +1400,11 @@ srecreader_trailer(const struct srecreader *r,
 	if (totals)
 		*totals = r->has_trailer ? r->totals : NULL;
 	return r->has_trailer ? &r->trailer : NULL;
+}
+
+void srecreader_keep(struct srecreader *r, uint64_t offset)
+{
+	r->keep_from = offset;
 }
 
 void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns)

@@ -648,6 +648,7 @@ static struct srecreader *reader_new(int fd,
 	if (!r)
 		return NULL;
 	r->own_fd = -1;
+	r->keep_from = UINT64_MAX;
 	if (opt)
 		r->opt = *opt;
 	srecchunk_types_init(&r->types);

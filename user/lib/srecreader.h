@@ -199,6 +199,14 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns);
 
 /*
+ * The caller still reads lasting records of chunks at file offsets from
+ * @offset on (rec.chunk_offset): the pages of the mapped file from there
+ * on stay, and are given back once a later call moves @offset past them.
+ * UINT64_MAX (the default): no lasting record is held after the next call.
+ */
+void srecreader_keep(struct srecreader *r, uint64_t offset);
+
+/*
  * Call @fn for every remaining record; a non-zero return of @fn stops and
  * is returned.  Otherwise like srecreader_next(): 0 at the end or -errno.
  */

@@ -97,6 +97,7 @@ struct srecreader {
 	bool skip[256];			/* types not to hand out, */
 	uint64_t skip_before;		/* before this: srecreader_skip() */
 	uint64_t skip_until;		/* the next record's bound, kept */
+	uint64_t keep_from;		/* srecreader_keep() */
 	bool late_warned;
 
 	z_stream zstream;
