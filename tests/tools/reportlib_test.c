@@ -172,6 +172,61 @@ TEST(percentiles_exact)
 	durstats_free(&d);
 }
 
+/*
+ * Values are kept in 32 bits while they fit: one of 4.29 s or more widens
+ * those before it, first or later, and percentiles stay exact either way,
+ * as does the histogram made of them.
+ */
+TEST(percentiles_exact_past_32_bits)
+{
+	const uint64_t big = 5000000000ull;	/* past UINT32_MAX */
+	struct durstats d = { 0 };
+	uint64_t i;
+
+	for (i = 1; i <= 40; i++)
+		durstats_add(&d, i * 100000000ull);	/* 0.1 .. 4.0 s */
+	EXPECT_FALSE(d.wide);
+	durstats_add(&d, big);
+	EXPECT_TRUE(d.wide);
+	for (i = 41; i <= 99; i++)
+		durstats_add(&d, i * 100000000ull);	/* .. 9.9 s */
+	EXPECT_EQ(100, d.count);
+	EXPECT_EQ(big, d.values ? ((uint64_t *)d.values)[40] : 0);
+	/* 0.1 .. 4.9 s, 5 s twice, 5.1 .. 9.9 s */
+	EXPECT_EQ(4900000000ull, durstats_percentile(&d, 49));
+	EXPECT_EQ(big, durstats_percentile(&d, 50));
+	EXPECT_EQ(big, durstats_percentile(&d, 51));
+	EXPECT_EQ(5100000000ull, durstats_percentile(&d, 52));
+	EXPECT_EQ(9900000000ull, durstats_percentile(&d, 100));
+	EXPECT_EQ(100000000ull, durstats_percentile(&d, 1));
+	durstats_free(&d);
+	/* the first value too big: no room yet to widen */
+	durstats_add(&d, UINT32_MAX + 1ull);
+	durstats_add(&d, 3);
+	EXPECT_TRUE(d.wide);
+	EXPECT_EQ(3, durstats_percentile(&d, 50));
+	EXPECT_EQ(UINT32_MAX + 1ull, durstats_percentile(&d, 100));
+	durstats_free(&d);
+	/* narrow values widened for sorting, then more added */
+	durstats_add(&d, UINT32_MAX);
+	durstats_add(&d, 7);
+	EXPECT_FALSE(d.wide);
+	EXPECT_EQ(UINT32_MAX, durstats_percentile(&d, 100));
+	durstats_add(&d, 8);
+	EXPECT_EQ(8, durstats_percentile(&d, 60));
+	durstats_free(&d);
+	/* into the histogram from wide values: every value counted */
+	for (i = 0; i < DURSTATS_EXACT; i++)
+		durstats_add(&d, i % 2 ? big : 1000);
+	durstats_add(&d, 1000);
+	ASSERT_NE(NULL, d.buckets);
+	EXPECT_LE(1000, durstats_percentile(&d, 50));
+	EXPECT_GE(1008, durstats_percentile(&d, 50));
+	EXPECT_LE(big - big / 100, durstats_percentile(&d, 100));
+	EXPECT_GE(big + big / 100, durstats_percentile(&d, 100));
+	durstats_free(&d);
+}
+
 static int compare_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Statistics of durations in bounded memory; see durstats.h. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,37 @@ static uint64_t bucket_middle(unsigned int b)
 	return low + (1ull << shift) / 2;
 }
 
+/* Value @i of those kept. */
+static uint64_t value_at(const struct durstats *d, uint32_t i)
+{
+	return d->wide ? ((const uint64_t *)d->values)[i] :
+			 ((const uint32_t *)d->values)[i];
+}
+
+/*
+ * The values kept, the first @n of them set, as uint64_t: false if out of
+ * memory (nothing changed).  They are widened in place from the last.
+ */
+static bool widen(struct durstats *d, uint32_t n)
+{
+	uint64_t *wide;
+	uint32_t i;
+
+	if (d->wide)
+		return true;
+	wide = d->cap ? realloc(d->values, d->cap * sizeof(*wide)) : NULL;
+	if (d->cap && !wide)
+		return false;
+	for (i = n; i-- > 0;)
+		wide[i] = ((const uint32_t *)wide)[i];
+	d->values = wide;
+	d->wide = true;
+	return true;
+}
+
 static void to_buckets(struct durstats *d)
 {
-	uint64_t i;
+	uint32_t i;
 
 	d->buckets = calloc(DURSTATS_BUCKETS, sizeof(*d->buckets));
 	if (!d->buckets) {
@@ -29,7 +58,7 @@ static void to_buckets(struct durstats *d)
 		return;
 	}
 	for (i = 0; i < DURSTATS_EXACT; i++)
-		d->buckets[durstats_bucket_of(d->values[i])]++;
+		d->buckets[durstats_bucket_of(value_at(d, i))]++;
 	free(d->values);
 	d->values = NULL;
 	d->cap = 0;
@@ -48,21 +77,32 @@ void durstats_add_slow(struct durstats *d, uint64_t ns)
 	if (d->count <= DURSTATS_EXACT) {
 		/* most threads have few intervals: room as they come */
 		uint32_t cap = d->cap ? 2 * d->cap : DURSTATS_FIRST;
-		uint64_t *values = realloc(d->values, cap * sizeof(*values));
+		void *values;
 
-		if (!values) {
-			d->failed = true;
-			return;
+		if (ns > UINT32_MAX && !widen(d, d->count - 1))
+			goto failed;
+		if (d->count > d->cap) {
+			values = realloc(d->values, (size_t)cap *
+					 (d->wide ? sizeof(uint64_t) :
+						    sizeof(uint32_t)));
+			if (!values)
+				goto failed;
+			d->values = values;
+			d->cap = cap;
 		}
-		d->values = values;
-		d->cap = cap;
-		d->values[d->count - 1] = ns;
+		if (d->wide)
+			((uint64_t *)d->values)[d->count - 1] = ns;
+		else
+			((uint32_t *)d->values)[d->count - 1] = ns;
 		d->sorted = false;
 		return;
 	}
 	to_buckets(d);
 	if (d->buckets)
 		d->buckets[durstats_bucket_of(ns)]++;
+	return;
+failed:
+	d->failed = true;
 }
 
 /* Parts this small are sorted by insertion */
@@ -143,11 +183,16 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 	if (rank > d->count)
 		rank = d->count;
 	if (d->values) {
+		/* sorted as 64-bit values: only those of rows printed */
 		if (!d->sorted) {
+			if (!widen(d, d->count)) {
+				d->failed = true;
+				return 0;
+			}
 			sort_values(d->values, d->count);
 			d->sorted = true;
 		}
-		return d->values[rank - 1];
+		return ((const uint64_t *)d->values)[rank - 1];
 	}
 	for (b = 0; b < DURSTATS_BUCKETS; b++) {
 		seen += d->buckets[b];

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Statistics of durations in bounded memory: count, total, min, max and
- * percentiles.  The first DURSTATS_EXACT values are kept as they are, so
+ * percentiles.  The first DURSTATS_EXACT values are kept as they are (in
+ * 32 bits while each fits, up to 4.29 s; in 64 once one does not), so
  * percentiles of up to that many are exact; past that, they go into a
  * log-linear histogram whose buckets are 1/64 of a power of two wide, and a
  * percentile is its bucket's middle, within 0.8 % of the true value (and
@@ -27,9 +28,10 @@ struct durstats {
 	uint64_t total;
 	uint64_t min;
 	uint64_t max;
-	uint64_t *values;	/* the first DURSTATS_EXACT, then NULL */
+	void *values;		/* the first DURSTATS_EXACT, then NULL */
 	uint32_t cap;		/* values' room: it doubles, up to that */
 	uint32_t *buckets;	/* after that */
+	bool wide;		/* values are uint64_t, not uint32_t */
 	bool sorted;
 	bool failed;		/* out of memory: percentiles are 0 */
 };
@@ -64,7 +66,10 @@ static inline unsigned int durstats_bucket_of(uint64_t v)
 	       (v >> (e - DURSTATS_SUB_BITS));
 }
 
-/* durstats_add() past the values' room: more room, or the histogram. */
+/*
+ * durstats_add() past the values' room, of a value that needs 64 bits, or
+ * once they are 64-bit: more room, wider values, or the histogram.
+ */
 void durstats_add_slow(struct durstats *d, uint64_t ns);
 
 /* Add @ns (inline: reports add a value per interval). */
@@ -78,8 +83,8 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	d->count++;
 	if (d->buckets) {
 		d->buckets[durstats_bucket_of(ns)]++;
-	} else if (d->count <= d->cap) {
-		d->values[d->count - 1] = ns;
+	} else if (d->count <= d->cap && !d->wide && ns <= UINT32_MAX) {
+		((uint32_t *)d->values)[d->count - 1] = ns;
 		d->sorted = false;
 	} else {
 		durstats_add_slow(d, ns);
