@@ -134,6 +134,26 @@ static char *trace_description(bool stacks, unsigned int rounds)
 	return t.data;
 }
 
+/*
+ * Write trace_description(@stacks, @rounds) to @name in @dir, after the
+ * lines @head (how the chunks are written); its path in @path.  0 or -1.
+ */
+static int write_description(const char *dir, const char *name,
+			     const char *head, bool stacks,
+			     unsigned int rounds, char *path, size_t size)
+{
+	char *desc = trace_description(stacks, rounds), *text = NULL;
+	int ret = -1;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	if (desc && asprintf(&text, "%s%s", head, desc) >= 0) {
+		ret = write_trace_file(path, text);
+		free(text);
+	}
+	free(desc);
+	return ret;
+}
+
 /* What a command did in one thread. */
 struct one_thread {
 	int status;
@@ -149,15 +169,12 @@ FIXTURE_SETUP(pipeline)
 {
 	const char *asan = getenv("SCHEDREC_ASAN_BIN");
 	char path[512];
-	char *desc;
 
 	ASSERT_EQ(0, workdir_make(&self->w, "schedrec-pipeline-test"));
 	if (asan && *asan)
 		workdir_var(&self->w, "S", asan);
-	desc = trace_description(false, ROUNDS);
-	snprintf(path, sizeof(path), "%s/trace.srec", self->w.dir);
-	ASSERT_EQ(0, write_trace_file(path, desc));
-	free(desc);
+	ASSERT_EQ(0, write_description(self->w.dir, "trace.srec", "", false,
+				       ROUNDS, path, sizeof(path)));
 }
 
 FIXTURE_TEARDOWN(pipeline)
@@ -191,15 +208,24 @@ static int run_both(struct __test_metadata *_metadata, struct workdir *w,
 	return two_status;
 }
 
-TEST_F(pipeline, whole_trace)
+/* Each of reports[] on @args (a file and options) with run_both(). */
+static void run_reports(struct __test_metadata *_metadata, struct workdir *w,
+			struct one_thread *one, const char *args)
 {
 	char cmd[256];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(reports); i++) {
-		snprintf(cmd, sizeof(cmd), "$S %s trace.srec", reports[i]);
-		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
+		snprintf(cmd, sizeof(cmd), "$S %s %s", reports[i], args);
+		EXPECT_EQ(0, run_both(_metadata, w, one, cmd));
 	}
+}
+
+TEST_F(pipeline, whole_trace)
+{
+	char cmd[256];
+
+	run_reports(_metadata, &self->w, &self->one, "trace.srec");
 	/*
 	 * every off-CPU interval is there: one ends at each of the CPUS x
 	 * ROUNDS switches (a thread's first is censored), and one is still
@@ -214,14 +240,8 @@ TEST_F(pipeline, whole_trace)
 
 TEST_F(pipeline, range_ends_early)
 {
-	char cmd[256];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(reports); i++) {
-		snprintf(cmd, sizeof(cmd), "$S %s trace.srec --range 0.05:0.1",
-			 reports[i]);
-		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
-	}
+	run_reports(_metadata, &self->w, &self->one,
+		    "trace.srec --range 0.05:0.1");
 }
 
 TEST_F(pipeline, from_a_pipe)
@@ -240,19 +260,12 @@ TEST_F(pipeline, from_a_pipe)
  */
 TEST_F(pipeline, zlib_chunks)
 {
-	char path[512], cmd[256], *desc, *packed;
-	size_t i;
+	char path[512];
 
-	desc = trace_description(false, ROUNDS);
-	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 32\n%s", desc));
-	free(desc);
-	snprintf(path, sizeof(path), "%s/packed.srec", self->w.dir);
-	ASSERT_EQ(0, write_trace_file(path, packed));
-	free(packed);
-	for (i = 0; i < ARRAY_SIZE(reports); i++) {
-		snprintf(cmd, sizeof(cmd), "$S %s packed.srec", reports[i]);
-		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
-	}
+	ASSERT_EQ(0, write_description(self->w.dir, "packed.srec",
+				       "zlib 1\npass 32\n", false, ROUNDS,
+				       path, sizeof(path)));
+	run_reports(_metadata, &self->w, &self->one, "packed.srec");
 	EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one,
 			      "$S report offcpu --csv trace.srec"));
 	EXPECT_EQ(0, workdir_run(&self->w,
@@ -271,13 +284,11 @@ TEST_F(pipeline, stacks)
 		"report offcpu", "report folded", "report folded --csv",
 		"report states --top 5", "export csv -o -",
 	};
-	char path[512], cmd[256], *desc;
+	char path[512], cmd[256];
 	size_t i;
 
-	desc = trace_description(true, ROUNDS);
-	snprintf(path, sizeof(path), "%s/stacks.srec", self->w.dir);
-	ASSERT_EQ(0, write_trace_file(path, desc));
-	free(desc);
+	ASSERT_EQ(0, write_description(self->w.dir, "stacks.srec", "", true,
+				       ROUNDS, path, sizeof(path)));
 	for (i = 0; i < ARRAY_SIZE(stack_reports); i++) {
 		snprintf(cmd, sizeof(cmd), "$S %s stacks.srec",
 			 stack_reports[i]);
@@ -340,6 +351,33 @@ static void slow_start(void *arg, const struct offcpu_iv *iv)
 }
 
 /*
+ * trace_pass() over @path with SCHEDREC_THREADS=@threads, a window of its
+ * first @window_ns and the handler @h, as a report's pass: the reader,
+ * still open, for the caller to look at and close (NULL if it could not
+ * be opened); what the pass returned in *@ret (-1 if it did not run).
+ */
+static struct srecreader *pass_over(const char *path, const char *threads,
+				    uint64_t window_ns,
+				    const struct sched_handler *h, int *ret)
+{
+	struct schedmodel_window window = { .end = window_ns };
+	struct srecreader_options opt = { 0 };
+	struct schedmodel *m;
+	struct srecreader *r;
+	char err[256];
+
+	*ret = -1;
+	setenv("SCHEDREC_THREADS", threads, 1);
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	m = r ? schedmodel_new(srecreader_info(r), &window) : NULL;
+	if (m && !schedmodel_add_handler(m, h))
+		*ret = trace_pass(r, m, NULL);
+	schedmodel_free(m);
+	unsetenv("SCHEDREC_THREADS");
+	return r;
+}
+
+/*
  * How far trace_pass() read @path with SCHEDREC_THREADS=@threads and a
  * window of its first @window_ns: the reader's offset, and its sections
  * in *@sections.
@@ -347,27 +385,18 @@ static void slow_start(void *arg, const struct offcpu_iv *iv)
 static uint64_t offset_after_pass(const char *path, const char *threads,
 				  uint64_t window_ns, uint64_t *sections)
 {
-	struct schedmodel_window window = { .end = window_ns };
-	struct srecreader_options opt = { 0 };
 	unsigned int seen = 0;
 	struct sched_handler h = { .offcpu = slow_start, .arg = &seen };
-	struct schedmodel *m;
 	struct srecreader *r;
-	char err[256];
 	uint64_t offset = 0;
+	int ret;
 
-	setenv("SCHEDREC_THREADS", threads, 1);
-	r = srecreader_open(path, &opt, err, sizeof(err));
-	if (!r)
-		return 0;
-	m = schedmodel_new(srecreader_info(r), &window);
-	if (m && !schedmodel_add_handler(m, &h) && !trace_pass(r, m, NULL)) {
+	r = pass_over(path, threads, window_ns, &h, &ret);
+	if (r && !ret) {
 		offset = srecreader_status(r)->offset;
 		*sections = srecreader_status(r)->sections;
 	}
-	schedmodel_free(m);
 	srecreader_close(r);
-	unsetenv("SCHEDREC_THREADS");
 	return offset;
 }
 
@@ -490,24 +519,17 @@ TEST_F(pipeline, lasting_records)
  */
 TEST_F(pipeline, plain_and_compressed_chunks)
 {
-	char path[512], cmd[256], *desc, *packed;
 	struct lasting_count n;
-	size_t i;
+	char path[512];
 
-	desc = trace_description(true, ROUNDS);
-	ASSERT_LE(0, asprintf(&packed, "zlib 1\npass 5\n%s", desc));
-	free(desc);
-	snprintf(path, sizeof(path), "%s/mixed.srec", self->w.dir);
-	ASSERT_EQ(0, write_trace_file(path, packed));
-	free(packed);
+	ASSERT_EQ(0, write_description(self->w.dir, "mixed.srec",
+				       "zlib 1\npass 5\n", true, ROUNDS,
+				       path, sizeof(path)));
 	ASSERT_EQ(0, count_lasting(path, &n));
 	EXPECT_LT(1000, n.lasting);
 	EXPECT_LT(1000, n.copied);
 	EXPECT_TRUE(n.kept);
-	for (i = 0; i < ARRAY_SIZE(reports); i++) {
-		snprintf(cmd, sizeof(cmd), "$S %s mixed.srec", reports[i]);
-		EXPECT_EQ(0, run_both(_metadata, &self->w, &self->one, cmd));
-	}
+	run_reports(_metadata, &self->w, &self->one, "mixed.srec");
 }
 
 /* The resident kB of the mapping of a file whose path ends with @name. */
@@ -558,29 +580,21 @@ TEST_F(pipeline, lasting_pages_go_back)
 {
 	unsigned int seen = 0;
 	struct sched_handler h = { .offcpu = slow_let_go, .arg = &seen };
-	struct schedmodel_window window = { .end = UINT64_MAX };
-	struct srecreader_options opt = { 0 };
-	struct schedmodel *m = NULL;
 	struct srecreader *r;
-	char path[512], err[256], *desc;
+	char path[512];
 	struct stat st;
 	long kb = -1;
+	int ret;
 
-	desc = trace_description(false, 20 * ROUNDS);
-	snprintf(path, sizeof(path), "%s/long.srec", self->w.dir);
-	ASSERT_EQ(0, write_trace_file(path, desc));
-	free(desc);
+	ASSERT_EQ(0, write_description(self->w.dir, "long.srec", "", false,
+				       20 * ROUNDS, path, sizeof(path)));
 	ASSERT_EQ(0, stat(path, &st));
 	ASSERT_LT(16 << 20, st.st_size);
-	setenv("SCHEDREC_THREADS", "2", 1);
-	r = srecreader_open(path, &opt, err, sizeof(err));
+	r = pass_over(path, "2", UINT64_MAX, &h, &ret);
 	ASSERT_NE(NULL, r);
-	m = schedmodel_new(srecreader_info(r), &window);
-	if (m && !schedmodel_add_handler(m, &h) && !trace_pass(r, m, NULL))
+	if (!ret)
 		kb = mapped_kb("/long.srec");
-	schedmodel_free(m);
 	srecreader_close(r);
-	unsetenv("SCHEDREC_THREADS");
 	/*
 	 * what is not given back yet: up to a 2 MiB step, and what the
 	 * slots hold (here about 2 MiB of the file); not the half of it
@@ -636,22 +650,10 @@ static int pass_seeing_cpus(const char *path, const char *threads,
 			    struct cpus_seen *seen)
 {
 	struct sched_handler h = { .offcpu = look_at_cpus, .arg = seen };
-	struct schedmodel_window window = { .end = UINT64_MAX };
-	struct srecreader_options opt = { 0 };
-	struct schedmodel *m;
-	struct srecreader *r;
-	char err[256];
-	int ret = -1;
+	int ret;
 
 	memset(seen, 0, sizeof(*seen));
-	setenv("SCHEDREC_THREADS", threads, 1);
-	r = srecreader_open(path, &opt, err, sizeof(err));
-	m = r ? schedmodel_new(srecreader_info(r), &window) : NULL;
-	if (m && !schedmodel_add_handler(m, &h))
-		ret = trace_pass(r, m, NULL);
-	schedmodel_free(m);
-	srecreader_close(r);
-	unsetenv("SCHEDREC_THREADS");
+	srecreader_close(pass_over(path, threads, UINT64_MAX, &h, &ret));
 	return ret;
 }
 
