@@ -95,6 +95,12 @@
 #define PINNED_SHARE	0.99
 /* perf and schedrec agree within 1 %, or this for short intervals */
 #define PERF_SLACK_NS	20000LL
+/*
+ * A stamp skewed by less than this is perf's probe time under TCG (seen:
+ * 25-70 us, up to a quarter of a thread's stamps on a busy host); by more,
+ * a vCPU paused between the two probes (seen: 2-3 ms, under 1 %).
+ */
+#define PERF_PAUSE_NS	200000LL
 /* runs of an exiting thread perf may print without its name */
 #define EXIT_RUNS_MAX	3
 
@@ -1430,14 +1436,13 @@ static bool stamped_alike(const long long *skew, size_t n, size_t k)
  * stamp of a switch is later than perf's by that pause.  So each run's
  * switches are matched between the tools (the k-th switch-in and
  * switch-out of the thread in each), and each stamp's skew is its
- * difference from the median difference (the clocks' offset).  If the
- * stamp skewed the other way (schedrec's earlier) is a failure: no pause
+ * difference from the median difference (the clocks' offset).  A stamp
+ * skewed the other way (schedrec's earlier) is a failure: no pause
  * explains it.  If the maxima differ by more than the tolerance, they
  * still agree if the longest interval of either differs between the tools
- * by a skewed stamp, and skewed stamps are rare (at most 10 % of the
- * thread's; a few in a hundred are seen, most by tens of microseconds,
- * the time perf's probe itself takes under TCG).  The first ten skewed
- * stamps are printed.
+ * by a skewed stamp, and skewed stamps are rare: pauses (PERF_PAUSE_NS or
+ * more) at most 5 % of the thread's stamps, and probe-time skews at most
+ * a third.  The first ten skewed stamps are printed.
  */
 TEST_F(perf, longest_offcpu_agrees)
 {
@@ -1445,7 +1450,8 @@ TEST_F(perf, longest_offcpu_agrees)
 	struct runs *ours = &self->ours, *perfs = &self->perfs;
 	enum demo_thread th = variant->thread;
 	long long diff, slack, ours_max, perf_max;
-	size_t k, n, named, at_ours = 0, at_perf = 0, skewed = 0, wrong_way = 0;
+	size_t k, n, named, at_ours = 0, at_perf = 0, skewed = 0, paused = 0;
+	size_t wrong_way = 0;
 	pid_t tid = run.tid[th];
 	const char *name = demo_name[th];
 	struct offcpu_max m;
@@ -1486,6 +1492,8 @@ TEST_F(perf, longest_offcpu_agrees)
 			continue;
 		if (self->skew[k] > 0)
 			wrong_way++;
+		if (llabs(self->skew[k]) >= PERF_PAUSE_NS)
+			paused++;
 		if (++skewed <= 10)
 			diag("%s %d: the tools stamped its %s %zu %.3f ms apart from their usual offset\n",
 			     name, tid, k < n ? "switch-out" : "switch-in",
@@ -1503,14 +1511,15 @@ TEST_F(perf, longest_offcpu_agrees)
 	slack = m.max_ns / 100 > PERF_SLACK_NS ? m.max_ns / 100 : PERF_SLACK_NS;
 	alike = diff <= slack;
 	ok = m.max_ns > 0 && perf_max > 0 && !wrong_way &&
-	     (alike || (skewed * 10 <= 2 * n &&
+	     (alike || (paused * 20 <= 2 * n &&
+			(skewed - paused) * 3 <= 2 * n &&
 			(!stamped_alike(self->skew, n, at_perf) ||
 			 !stamped_alike(self->skew, n, at_ours))));
-	verdict(ok, c, "%s %d: longest off-CPU %s (%s) in schedrec, %s in perf sched timehist, %.3f ms apart, expected within %.3f ms%s; %zu of its %zu switch stamps skewed (%zu with schedrec's earlier)",
+	verdict(ok, c, "%s %d: longest off-CPU %s (%s) in schedrec, %s in perf sched timehist, %.3f ms apart, expected within %.3f ms%s; %zu of its %zu switch stamps skewed, %zu by a pause (%zu with schedrec's earlier)",
 		name, tid, fmt_ms(m.max_ns, a), m.state, fmt_ms(perf_max, b),
 		diff / 1e6, slack / 1e6,
 		alike ? "" : ", or apart only by skewed stamps of those intervals",
-		skewed, 2 * n, wrong_way);
+		skewed, 2 * n, paused, wrong_way);
 	if (!alike || !ok)
 		diag("perf's line with the longest wait, and the thread's line before it:\n#   %s\n#   %s\n",
 		     perfs->line, perfs->before);
