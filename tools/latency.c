@@ -41,7 +41,7 @@ struct latency {
 	struct report_rows rows;	/* struct latency_row */
 	struct log2hist hist[NR_KINDS];	/* of the selection, in us */
 	/* (thread, waker): count wakeups; other NULL: interrupt context */
-	struct keyed wakers;
+	struct task_pairs wakers;
 	bool failed;
 };
 
@@ -73,15 +73,10 @@ static int latency_parse(void *priv, const struct report_ctx *ctx, int key,
 
 static void count_waker(struct latency *l, const struct latency_ev *ev)
 {
-	struct task_pair *p;
-
 	if (!ev->waker_irq && !ev->waker)
 		return;		/* not known */
-	p = task_pair_get(&l->wakers, ev->task,
-			  ev->waker_irq ? NULL : ev->waker);
-	if (p)
-		p->count++;
-	else
+	if (task_pair_add(&l->wakers, ev->task,
+			  ev->waker_irq ? NULL : ev->waker, 1, 0))
 		l->failed = true;
 }
 
@@ -231,7 +226,7 @@ static int print_wakers(struct latency *l, struct report_row **rows,
 	struct report_ctx *ctx = l->ctx;
 	const struct task_pair **pairs = task_pairs_sorted(&l->wakers);
 	char comm[REPORT_COMM_TEXT_LEN];
-	size_t i, j, shown = report_limit(ctx, n), printed;
+	size_t i, j, shown = report_limit(ctx, n), printed, count;
 	uint64_t rest;
 
 	if (!pairs)
@@ -239,13 +234,15 @@ static int print_wakers(struct latency *l, struct report_row **rows,
 	if (l->wakers.count && !l->rows.by_process)
 		fprintf(ctx->out, "\nWho woke them, most first (<irq>: from interrupt context):\n");
 	for (i = 0; i < shown && !l->rows.by_process; i++) {
+		const struct task_pair **mine;
+
+		mine = task_pairs_of(pairs, l->wakers.count, rows[i]->task,
+				     &count);
 		printed = 0;
 		rest = 0;
-		for (j = 0; j < l->wakers.count; j++) {
-			const struct task_pair *p = pairs[j];
+		for (j = 0; j < count; j++) {
+			const struct task_pair *p = mine[j];
 
-			if (p->task != rows[i]->task)
-				continue;
 			if (!printed++)
 				fprintf(ctx->out, "%s %u:",
 					report_comm_text(p->task, comm),
@@ -439,7 +436,7 @@ static void latency_free(void *priv)
 			durstats_free(&row->d[k]);
 	}
 	report_rows_free(&l->rows);
-	keyed_free(&l->wakers);
+	task_pairs_free(&l->wakers);
 }
 
 const struct report latency_report = {

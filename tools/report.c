@@ -275,7 +275,8 @@ int report_table_print(const struct report_ctx *ctx, struct table *tab,
 	return ferror(ctx->out) ? -EIO : 0;
 }
 
-int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
+int report_pairs_csv(const struct report_ctx *ctx,
+		     const struct task_pairs *pairs,
 		     const struct report_pairs *cols)
 {
 	const struct task_pair **sorted = task_pairs_sorted(pairs);

@@ -246,8 +246,11 @@ struct report_pairs {
 	const char *nobody;		/* the comm where there is no other */
 };
 
+struct task_pairs;
+
 /* The pairs of @pairs as CSV, a row each, task_pairs_sorted()'s order. */
-int report_pairs_csv(const struct report_ctx *ctx, const struct keyed *pairs,
+int report_pairs_csv(const struct report_ctx *ctx,
+		     const struct task_pairs *pairs,
 		     const struct report_pairs *cols);
 
 #endif /* SCHEDREC_REPORT_H */

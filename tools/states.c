@@ -36,7 +36,7 @@ struct states {
 	bool usurpers_csv;
 	struct per_task threads;	/* struct states_thread */
 	/* (thread, usurper): count preemptions, ns held; other NULL: idle */
-	struct keyed usurpers;
+	struct task_pairs usurpers;
 	bool failed;
 };
 
@@ -109,7 +109,6 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 {
 	struct states *s = arg;
 	struct states_thread *row;
-	struct task_pair *p;
 
 	if (!select_cpu(&s->ctx->sel, ev->cpu))
 		return;
@@ -117,27 +116,18 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 	if (!row)
 		return;
 	row->switchouts[state_index(ev->state)]++;
-	if (ev->state == 'R') {
-		p = task_pair_get(&s->usurpers, ev->task, ev->next);
-		if (p)
-			p->count++;
-		else
-			s->failed = true;
-	}
+	if (ev->state == 'R' &&
+	    task_pair_add(&s->usurpers, ev->task, ev->next, 1, 0))
+		s->failed = true;
 }
 
 static void on_usurp(void *arg, const struct usurp_ev *ev)
 {
 	struct states *s = arg;
-	struct task_pair *p;
 
-	if (!select_cpu(&s->ctx->sel, ev->cpu) ||
-	    !thread_of(s, ev->task))
-		return;
-	p = task_pair_get(&s->usurpers, ev->task, ev->usurper);
-	if (p)
-		p->ns += ev->end - ev->start;
-	else
+	if (select_cpu(&s->ctx->sel, ev->cpu) && thread_of(s, ev->task) &&
+	    task_pair_add(&s->usurpers, ev->task, ev->usurper, 0,
+			  ev->end - ev->start))
 		s->failed = true;
 }
 
@@ -219,14 +209,10 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 {
 	struct report_ctx *ctx = s->ctx;
 	char dur[DURATION_LEN], comm[REPORT_COMM_TEXT_LEN];
-	size_t i, n = 0, shown, limit;
+	size_t i = 0, n, shown, limit;
 	uint64_t rest_held = 0, rest_count = 0;
 
-	for (i = 0; i < s->usurpers.count; i++)
-		if (pairs[i]->task == r->task)
-			break;
-	for (; i + n < s->usurpers.count && pairs[i + n]->task == r->task; n++)
-		;
+	pairs = task_pairs_of(pairs, s->usurpers.count, r->task, &n);
 	if (!n)
 		return;
 	fprintf(ctx->out, "%s %u, runnable (R) while these held its CPU:\n",
@@ -435,7 +421,7 @@ static void states_free(void *priv)
 	struct states *s = priv;
 
 	per_task_free(&s->threads);
-	keyed_free(&s->usurpers);
+	task_pairs_free(&s->usurpers);
 }
 
 const struct report states_report = {

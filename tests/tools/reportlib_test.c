@@ -14,6 +14,7 @@
 #include "durstats.h"
 #include "idmap.h"
 #include "json.h"
+#include "pairs.h"
 #include "schedmodel.h"
 #include "select.h"
 #include "table.h"
@@ -542,6 +543,98 @@ TEST(idmap_dense_and_stable)
 	EXPECT_EQ(10000, map.count);
 	EXPECT_NE(idmap_pair(1, 2), idmap_pair(2, 1));
 	idmap_free(&map);
+}
+
+/* Does @a come before @b of the same task, as task_pairs_sorted() says? */
+static bool pair_before(const struct task_pair *a, const struct task_pair *b)
+{
+	uint32_t ta = a->other ? a->other->tid : 0;
+	uint32_t tb = b->other ? b->other->tid : 0;
+
+	if (a->ns != b->ns)
+		return a->ns > b->ns;
+	if (a->count != b->count)
+		return a->count > b->count;
+	if (ta != tb)
+		return ta < tb;
+	return a->other && b->other && a->other->id < b->other->id;
+}
+
+/*
+ * Pairs of threads: every (task, other) its own pair however many are
+ * added, in any order, tables grown many times over (400 others, up to
+ * 300 tasks each); sorted grouped by task, then most time, most count,
+ * lowest other tid, then the other made first (two tasks of one tid);
+ * and a task's pairs found among them.
+ */
+TEST(task_pairs_many_and_sorted)
+{
+	enum { NR_TASKS = 400 };
+	struct task *tasks = calloc(NR_TASKS, sizeof(*tasks));
+	struct task_pairs pairs = { 0 };
+	const struct task_pair **v;
+	size_t i, j, k, n = 0;
+
+	ASSERT_NE(NULL, tasks);
+	for (i = 0; i < NR_TASKS; i++) {
+		tasks[i].id = i;
+		/* tasks 398 and 399 are one tid's two lives */
+		tasks[i].tid = i < NR_TASKS - 1 ? 1000 + i : 1000 + i - 1;
+	}
+	/*
+	 * Pair (i, j) for j < i % 300 (other j, or idle for 0): i * 7 + j % 3
+	 * ns and (i + j) % 5 + 1 counts, each added in two goes.
+	 */
+	for (k = 0; k < 2; k++)
+		for (j = 0; j < 300; j++)
+			for (i = NR_TASKS; i-- > 0;) {
+				if (j >= i % 300)
+					continue;
+				ASSERT_EQ(0, task_pair_add(&pairs, &tasks[i],
+							   j ? &tasks[j] : NULL,
+							   k ? (i + j) % 5 : 1,
+							   k ? i * 7 : j % 3));
+				n += !k;
+			}
+	EXPECT_EQ(n, pairs.count);
+	/* two others of one tid, alike in time and count */
+	ASSERT_EQ(0, task_pair_add(&pairs, &tasks[0], &tasks[NR_TASKS - 1],
+				   0, 5));
+	ASSERT_EQ(0, task_pair_add(&pairs, &tasks[0], &tasks[NR_TASKS - 2],
+				   0, 5));
+	n += 2;
+
+	v = task_pairs_sorted(&pairs);
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(n, pairs.count);
+	EXPECT_EQ(NULL, v[n]);
+	EXPECT_EQ(&tasks[NR_TASKS - 2], v[0]->other);
+	EXPECT_EQ(&tasks[NR_TASKS - 1], v[1]->other);
+	for (k = 2; k < n; k++) {
+		i = v[k]->task->id;
+		j = v[k]->other ? v[k]->other->id : 0;
+		ASSERT_LT(j, i % 300) TH_LOG("pair %zu", k);
+		ASSERT_EQ(j ? &tasks[j] : NULL, v[k]->other);
+		ASSERT_EQ(i * 7 + j % 3, v[k]->ns) TH_LOG("pair %zu", k);
+		ASSERT_EQ((i + j) % 5 + 1, v[k]->count) TH_LOG("pair %zu", k);
+		ASSERT_LE(v[k - 1]->task->id, i);
+		if (v[k - 1]->task == v[k]->task)
+			ASSERT_TRUE(pair_before(v[k - 1], v[k]))
+				TH_LOG("pair %zu", k);
+	}
+	/* each task's own, by looking them up: none for 300 */
+	for (i = 0; i < NR_TASKS; i++) {
+		const struct task_pair **mine;
+
+		mine = task_pairs_of(v, n, &tasks[i], &k);
+		ASSERT_EQ(i ? i % 300 : 2, k) TH_LOG("task %zu", i);
+		for (j = 0; j < k; j++)
+			ASSERT_EQ(&tasks[i], mine[j]->task);
+	}
+	free(v);
+	task_pairs_free(&pairs);
+	EXPECT_EQ(0, pairs.count);
+	free(tasks);
 }
 
 TEST(selection)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * idmap: a map from 64-bit ids (a pid, or a pair of task ids) to dense
- * indexes 0, 1, 2... in the order ids were first seen, for reports that
- * group rows by process or count pairs of threads.
+ * idmap: a map from 64-bit ids (a pid, or a pair of ids) to dense indexes
+ * 0, 1, 2... in the order ids were first seen, for reports that group rows
+ * by process or number (process, thread) pairs.
  */
 #ifndef SCHEDREC_IDMAP_H
 #define SCHEDREC_IDMAP_H
@@ -32,7 +32,7 @@ void idmap_free(struct idmap *map);
 
 /*
  * Items of @size bytes kept by id, in the order the ids came: the rows of
- * a report grouped by process, or the pairs of threads it counts.
+ * a report grouped by process.
  */
 struct keyed {
 	struct idmap index;

@@ -504,18 +504,18 @@ static void emit_oncpu(struct schedmodel *m, const struct thread *t,
 		EMIT(m, oncpu, &iv);
 }
 
-static void emit_usurp(struct schedmodel *m, const struct thread *waiter,
-		       const struct thread *holder, uint32_t cpu,
-		       uint64_t start, uint64_t end)
+/*
+ * A waiter's usurped time, @ev, clipped to the window unless the caller
+ * knows it is @inside.
+ */
+static inline __attribute__((always_inline)) void
+emit_usurp(struct schedmodel *m, struct usurp_ev *ev, bool inside)
 {
-	struct usurp_ev ev = {
-		.task = waiter->task, .usurper = holder ? holder->task : NULL,
-		.cpu = cpu, .start = start, .end = end,
-	};
 	unsigned int flags = 0;
 
-	if (end > start && clip(m, &ev.start, &ev.end, &flags))
-		EMIT(m, usurp, &ev);
+	if (ev->end > ev->start &&
+	    (inside || clip(m, &ev->start, &ev->end, &flags)))
+		EMIT(m, usurp, ev);
 }
 
 /* The queued off-CPU intervals to each handler, in order. */
@@ -616,6 +616,28 @@ static void waiter_remove(struct schedmodel *m, struct thread *t)
 }
 
 /*
+ * CPU @cpu's holder since c->since up to @ts, as usurped time of each
+ * runnable waiter: the window is tested once for them all.
+ */
+static __attribute__((noinline)) void
+emit_usurps(struct schedmodel *m, const struct cpu *c, uint32_t cpu,
+	    uint64_t ts)
+{
+	bool inside = c->since >= m->win_start && ts <= m->win_end;
+	struct usurp_ev ev = {
+		.usurper = c->curr ? c->curr->task : NULL, .cpu = cpu,
+	};
+	const struct thread *w;
+
+	for (w = c->waiters; w; w = w->rq_next) {
+		ev.task = w->task;
+		ev.start = w->rq_since > c->since ? w->rq_since : c->since;
+		ev.end = ts;
+		emit_usurp(m, &ev, inside);
+	}
+}
+
+/*
  * Count CPU @cpu's time up to @ts: to whoever runs there, and to the
  * runnable threads waiting for it as usurped time.  @end_flags: IV_CUT_END
  * when the recording ends there.
@@ -625,17 +647,14 @@ cpu_account(struct schedmodel *m, unsigned int wants, uint32_t cpu, uint64_t ts,
 	    unsigned int end_flags)
 {
 	struct cpu *c = &m->cpus[cpu];
-	struct thread *w;
 
 	if (!c->known || ts <= c->since)
 		return;
 	if (wants & WANT_ONCPU)
 		emit_oncpu(m, c->curr, cpu, c->since, ts,
 			   c->since_flags | end_flags);
-	for (w = wants & WANT_USURP ? c->waiters : NULL; w; w = w->rq_next)
-		emit_usurp(m, w, c->curr, cpu,
-			   w->rq_since > c->since ? w->rq_since : c->since,
-			   ts);
+	if ((wants & WANT_USURP) && c->waiters)
+		emit_usurps(m, c, cpu, ts);
 	c->since = ts;
 	c->since_flags = 0;
 }
@@ -951,10 +970,18 @@ static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
 		return;
 	/* what it waited for on the old runqueue, then the new one */
 	from = &m->cpus[t->rq_cpu];
-	if (from->known)
-		emit_usurp(m, t, from->curr, t->rq_cpu,
-			   t->rq_since > from->since ? t->rq_since :
-						       from->since, ts);
+	if (from->known) {
+		struct usurp_ev ev = {
+			.task = t->task,
+			.usurper = from->curr ? from->curr->task : NULL,
+			.cpu = t->rq_cpu,
+			.start = t->rq_since > from->since ? t->rq_since :
+							     from->since,
+			.end = ts,
+		};
+
+		emit_usurp(m, &ev, false);
+	}
 	waiter_remove(m, t);
 	waiter_add(m, t, mg->dest_cpu, ts);
 }
