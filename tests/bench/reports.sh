@@ -20,7 +20,8 @@
 # Part 2 (perf_vs_schedrec): perf sched timehist and latency against
 # schedrec report offcpu (in one thread, and by default), each on its own
 # recording of the same VM workload, run in interleaved rounds; target:
-# schedrec 20 times perf's events/s.
+# schedrec 20 times perf's events/s.  The other reports on that recording
+# too: a real workload's runqueues, which the synthetic trace lacks.
 
 reports_records=${BENCH_REPORT_RECORDS:-100000000}
 reports_list="offcpu tenancy states latency"
@@ -107,7 +108,8 @@ reports_bench() {
 perf_vs_schedrec() {
 	local dir=$out/perf-demo rounds=${BENCH_PERF_RUNS:-30} perf_events sr_events
 	local schedrec=$root/build/user/schedrec times=$out/perf-vs-schedrec
-	local names=(timehist latency serial offcpu) r line name t w ev
+	local names=(timehist latency serial offcpu tenancy states rlatency)
+	local r line name t w ev w_th w_lat
 	local t_offcpu w_offcpu
 
 	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
@@ -131,7 +133,9 @@ perf_vs_schedrec() {
 		timehist) stat_run perf sched timehist -i "$dir/perf.data" ;;
 		latency) stat_run perf sched latency -i "$dir/perf.data" ;;
 		serial) stat_run env SCHEDREC_THREADS=1 "$schedrec" report offcpu -q "$dir/demo.srec" ;;
-		offcpu) stat_run "$schedrec" report offcpu -q "$dir/demo.srec" ;;
+		offcpu | tenancy | states)
+			stat_run "$schedrec" report "$1" -q "$dir/demo.srec" ;;
+		rlatency) stat_run "$schedrec" report latency -q "$dir/demo.srec" ;;
 		esac
 	}
 	mkdir -p "$times"
@@ -159,7 +163,7 @@ perf_vs_schedrec() {
 	echo
 	echo "| command | CPU ms | wall ms | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
 	echo "|---|---|---|---|---|---|---|"
-	for name in "${names[@]}"; do
+	for name in timehist latency serial offcpu; do
 		read -r w t <<<"$(medians "$name")"
 		case $name in
 		timehist) line="perf sched timehist"; ev=$perf_events ;;
@@ -188,6 +192,22 @@ perf_vs_schedrec() {
 				NR == 1 { low = $1 } { high = $1 }
 				END { printf "Round by round, schedrec offcpu / perf sched %s: median %.1f (CPU), %.1f (wall); from %.1f to %.1f (wall).\n",
 					name, t, w, low, high }'
+	done
+	echo
+	# every report on the same recording, against both perf commands
+	read -r w_th _ <<<"$(medians timehist)"
+	read -r w_lat _ <<<"$(medians latency)"
+	echo "Each schedrec report (as by default) on the same recording, the same rounds; its records/s over perf's events/s, by wall time (perf sched latency is the peer of report latency, timehist of report offcpu):"
+	echo
+	echo "| schedrec report | CPU ms | wall ms | records/s (wall) | / perf sched timehist | / perf sched latency |"
+	echo "|---|---|---|---|---|---|"
+	for name in offcpu tenancy states rlatency; do
+		read -r w t <<<"$(medians "$name")"
+		awk -v name="${name#r}" -v t="$t" -v w="$w" -v ev="$sr_events" \
+			-v pev="$perf_events" -v wth="$w_th" -v wlat="$w_lat" \
+			'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.1f | %.1f |\n",
+				name, t, w, ev * 1000 / w,
+				(ev / w) / (pev / wth), (ev / w) / (pev / wlat) }'
 	done
 	echo
 	echo "Target: schedrec report offcpu reads at least 20 times as many events per second as perf sched."
