@@ -56,6 +56,7 @@ int task_pair_grow(struct task_pairs *pairs, const struct task *task,
 		pairs->rows = rows;
 		pairs->nr_rows = n;
 	}
+	pairs->rows[o].other = other;
 	if ((pairs->rows[o].count + 1) * 4 > (pairs->rows[o].mask + 1) * 3 &&
 	    row_grow(&pairs->rows[o]))
 		return -ENOMEM;

@@ -80,7 +80,6 @@ static inline int task_pair_add(struct task_pairs *pairs,
 		if (p->task)
 			continue;
 		p->task = task;
-		row->other = other;
 		row->count++;
 		pairs->count++;
 		break;
