@@ -49,7 +49,10 @@
  * main thread polls for their tids.
  *
  * At start it prints "name tid" per thread (and "demo-workload PID") on
- * stdout, then runs for SECONDS (default 4).  At the end it prints
+ * stdout, and the bounds of the ticker's fact, "ticker-min-ns N" and
+ * "ticker-max-ns N" (the one place they are written: the tests and `make
+ * demo` read them there), then runs for SECONDS (default 4).  At the end
+ * it prints
  * "ticker-longest-sleep-ns N": the ticker's longest sleep by its own
  * clock, from the end of its work to its wakeup.  Its longest time off
  * CPU is that, less the moments its sleep and wakeup take in the kernel,
@@ -79,6 +82,9 @@
 #define NSEC_PER_SEC		1000000000ull
 
 #define TICKER_SLEEP_NS		(45500 * NSEC_PER_USEC)
+/* what its longest time off CPU is meant to read as: 50 ms +- 10 % */
+#define TICKER_MIN_NS		(45 * NSEC_PER_MSEC)
+#define TICKER_MAX_NS		(55 * NSEC_PER_MSEC)
 #define TICKER_WORK_NS		(2 * NSEC_PER_MSEC)
 #define TICKER_FIFO_PRIORITY	10
 #define LOCKER_PERIOD_NS	(20 * NSEC_PER_MSEC)
@@ -103,7 +109,9 @@ static const char usage[] =
 	"  waiter  blocks on that mutex; woken by locker\n"
 	"  pinned  busy, pinned to CPU 1\n"
 	"The others stay off CPU 0.  Needs CPUs 0 and 1.  Prints\n"
-	"\"demo-workload PID\", then \"NAME TID\" per thread, at start;\n"
+	"\"demo-workload PID\", then \"NAME TID\" per thread, then the bounds\n"
+	"the ticker's longest time off CPU is meant to be within, as\n"
+	"\"ticker-min-ns N\" and \"ticker-max-ns N\", at start;\n"
 	"\"ticker-longest-sleep-ns N\" at the end: the ticker's longest sleep\n"
 	"by its own clock, from the end of its work to its wakeup.\n"
 	"\n"
@@ -440,6 +448,8 @@ int main(int argc, char **argv)
 	printf("demo-workload %d\n", getpid());
 	for (i = 0; i < NR_THREADS; i++)
 		printf("%s %d\n", threads[i].name, threads[i].tid);
+	printf("ticker-min-ns %llu\nticker-max-ns %llu\n", TICKER_MIN_NS,
+	       TICKER_MAX_NS);
 	fflush(stdout);
 
 	for (i = 0; i < NR_THREADS; i++) {

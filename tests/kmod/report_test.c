@@ -25,8 +25,9 @@
  * and is enabled through its control pipe, so it is recording when it
  * acknowledges; it is stopped (SIGINT) after schedrec ends.  Both record
  * again (RECORD_TRIES in all) when the workload measured by its own clock
- * that the emulated machine put the ticker's longest sleep outside 45-55
- * ms: then its fact may say nothing of schedrec.
+ * that the emulated machine put the ticker's longest sleep outside the
+ * bounds it prints for the ticker's fact (50 ms +- 10 %): then that fact
+ * may say nothing of schedrec.
  *
  * Every test prints what it measured; a failing one also prints the CSV
  * (or perf lines) it read, so that the guest log shows why.
@@ -79,14 +80,11 @@
 #define DISK_PARAMS	"irqmode=2 completion_nsec=2000000"
 
 #define NSEC_PER_MSEC	1000000LL
-/* the ticker's longest time off CPU: 50 ms +- 10 % */
-#define TICKER_MIN_NS	(45 * NSEC_PER_MSEC)
-#define TICKER_MAX_NS	(55 * NSEC_PER_MSEC)
 /*
  * A run is made again, up to this many times in all, when the machine
  * (late timers, or a vCPU held up around the ticker's switches) put the
- * ticker's longest sleep by its own clock outside TICKER_MIN_NS ..
- * TICKER_MAX_NS.  No time off CPU is longer than the sleep it is part of,
+ * ticker's longest sleep by its own clock outside the bounds the workload
+ * gives for its longest time off CPU.  No time off CPU is longer than the sleep it is part of,
  * and none is shorter than 45.5 ms but for the moment between the work's
  * end and the switch-out (see tests/demo/workload.c).  A run takes about
  * 12 s, and a busy host can disturb several in a row.
@@ -147,6 +145,8 @@ static struct {
 	char perf_error[512];	/* perf could not record or report: why */
 	pid_t pid;		/* demo-workload's process */
 	pid_t tid[NR_DEMO];
+	long long ticker_min_ns;	/* its longest time off CPU: from */
+	long long ticker_max_ns;	/* ... to, as the workload says */
 	bool ticker_sleep_known;	/* the workload printed the next line */
 	long long ticker_sleep_ns;	/* its longest, by its own clock */
 	int report_status[NR_REPORTS];	/* exit status, -1 not run */
@@ -573,8 +573,8 @@ static void perf_stop(struct perf_rec *p)
 }
 
 /*
- * demo-workload's "demo-workload PID" and "NAME TID" lines, and its
- * "ticker-longest-sleep-ns N" at the end.
+ * demo-workload's "demo-workload PID", "NAME TID", "ticker-min-ns N" and
+ * "ticker-max-ns N" lines, and its "ticker-longest-sleep-ns N" at the end.
  */
 static int read_threads(void)
 {
@@ -590,6 +590,10 @@ static int read_threads(void)
 	while (fscanf(f, "%63s %lld", name, &id) == 2) {
 		if (!strcmp(name, "demo-workload"))
 			run.pid = id;
+		if (!strcmp(name, "ticker-min-ns"))
+			run.ticker_min_ns = id;
+		if (!strcmp(name, "ticker-max-ns"))
+			run.ticker_max_ns = id;
 		if (!strcmp(name, "ticker-longest-sleep-ns")) {
 			run.ticker_sleep_ns = id;
 			run.ticker_sleep_known = true;
@@ -602,7 +606,8 @@ static int read_threads(void)
 		}
 	}
 	fclose(f);
-	return run.pid > 0 && found == NR_DEMO ? 0 : -1;
+	return run.pid > 0 && found == NR_DEMO && run.ticker_max_ns > 0 ?
+	       0 : -1;
 }
 
 static void schedrec_record(void)
@@ -688,19 +693,20 @@ static void perf_timehist(void)
 
 /*
  * Did the machine put the ticker's longest sleep, by its own clock,
- * outside TICKER_MIN_NS .. TICKER_MAX_NS in recording number @try, which
- * is then made again?
+ * outside the bounds of its fact in recording number @try, which is then
+ * made again?
  */
 static bool ticker_disturbed(int try)
 {
-	char a[32];
+	char a[32], b[32], c[32];
 
 	if (!run.ticker_sleep_known ||
-	    (run.ticker_sleep_ns >= TICKER_MIN_NS &&
-	     run.ticker_sleep_ns <= TICKER_MAX_NS))
+	    (run.ticker_sleep_ns >= run.ticker_min_ns &&
+	     run.ticker_sleep_ns <= run.ticker_max_ns))
 		return false;
-	diag("recording %d of %d: by its own clock the ticker's longest sleep was %s, not 45-55 ms: the emulated machine (late timers, or its vCPU held up around its switches), not schedrec, broke the fact; %s\n",
+	diag("recording %d of %d: by its own clock the ticker's longest sleep was %s, not %s..%s: the emulated machine (late timers, or its vCPU held up around its switches), not schedrec, broke the fact; %s\n",
 	     try, RECORD_TRIES, fmt_ms(run.ticker_sleep_ns, a),
+	     fmt_ms(run.ticker_min_ns, b), fmt_ms(run.ticker_max_ns, c),
 	     try < RECORD_TRIES ? "recording again" :
 	     "keeping this one (the ticker's check may fail)");
 	return try < RECORD_TRIES;
@@ -1000,15 +1006,16 @@ TEST_F(demo, ticker_longest_offcpu_is_50ms_in_S)
 {
 	struct csv *c = load_report(_metadata, self->csv, OFFCPU);
 	struct offcpu_max m;
-	char a[32];
+	char a[32], b[32], d[32];
 	bool ok;
 
 	offcpu_of(c, run.tid[TICKER], &m);
-	ok = m.max_ns >= TICKER_MIN_NS && m.max_ns <= TICKER_MAX_NS &&
+	ok = m.max_ns >= run.ticker_min_ns && m.max_ns <= run.ticker_max_ns &&
 	     !strcmp(m.state, "S") && !m.uncertain;
-	verdict(ok, c, "ticker %d max off-CPU %s in state %s%s, expected 45-55 ms in S",
+	verdict(ok, c, "ticker %d max off-CPU %s in state %s%s, expected %s..%s in S",
 		run.tid[TICKER], fmt_ms(m.max_ns, a), m.state,
-		m.uncertain ? " (uncertain: it overlaps lost events)" : "");
+		m.uncertain ? " (uncertain: it overlaps lost events)" : "",
+		fmt_ms(run.ticker_min_ns, b), fmt_ms(run.ticker_max_ns, d));
 	if (!ok)
 		ticker_why(_metadata, self->csv);
 	EXPECT_TRUE(ok);
