@@ -209,7 +209,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 {
 	struct report_ctx *ctx = s->ctx;
 	char dur[DURATION_LEN], comm[REPORT_COMM_TEXT_LEN];
-	size_t i = 0, n, shown, limit;
+	size_t i, n, shown, limit;
 	uint64_t rest_held = 0, rest_count = 0;
 
 	pairs = task_pairs_of(pairs, s->usurpers.count, r->task, &n);
@@ -219,7 +219,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 		report_comm_text(r->task, comm), r->task->tid);
 	limit = ctx->top ? ctx->top : n;
 	shown = n < limit ? n : limit;
-	for (; n; i++, n--) {
+	for (i = 0; i < n; i++) {
 		const struct task_pair *p = pairs[i];
 
 		if (shown) {

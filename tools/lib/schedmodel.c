@@ -505,17 +505,26 @@ static void emit_oncpu(struct schedmodel *m, const struct thread *t,
 }
 
 /*
- * A waiter's usurped time, @ev, clipped to the window unless the caller
- * knows it is @inside.
+ * The time up to @ts that runnable @waiter waited on CPU @cpu (@c) while
+ * its holder ran there, clipped to the window unless the caller knows it
+ * is @inside.
  */
 static inline __attribute__((always_inline)) void
-emit_usurp(struct schedmodel *m, struct usurp_ev *ev, bool inside)
+emit_usurp(struct schedmodel *m, const struct thread *waiter,
+	   const struct cpu *c, uint32_t cpu, uint64_t ts, bool inside)
 {
+	struct usurp_ev ev = {
+		.task = waiter->task,
+		.usurper = c->curr ? c->curr->task : NULL, .cpu = cpu,
+		.start = waiter->rq_since > c->since ? waiter->rq_since :
+						       c->since,
+		.end = ts,
+	};
 	unsigned int flags = 0;
 
-	if (ev->end > ev->start &&
-	    (inside || clip(m, &ev->start, &ev->end, &flags)))
-		EMIT(m, usurp, ev);
+	if (ev.end > ev.start &&
+	    (inside || clip(m, &ev.start, &ev.end, &flags)))
+		EMIT(m, usurp, &ev);
 }
 
 /* The queued off-CPU intervals to each handler, in order. */
@@ -624,17 +633,10 @@ emit_usurps(struct schedmodel *m, const struct cpu *c, uint32_t cpu,
 	    uint64_t ts)
 {
 	bool inside = c->since >= m->win_start && ts <= m->win_end;
-	struct usurp_ev ev = {
-		.usurper = c->curr ? c->curr->task : NULL, .cpu = cpu,
-	};
 	const struct thread *w;
 
-	for (w = c->waiters; w; w = w->rq_next) {
-		ev.task = w->task;
-		ev.start = w->rq_since > c->since ? w->rq_since : c->since;
-		ev.end = ts;
-		emit_usurp(m, &ev, inside);
-	}
+	for (w = c->waiters; w; w = w->rq_next)
+		emit_usurp(m, w, c, cpu, ts, inside);
 }
 
 /*
@@ -970,18 +972,8 @@ static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
 		return;
 	/* what it waited for on the old runqueue, then the new one */
 	from = &m->cpus[t->rq_cpu];
-	if (from->known) {
-		struct usurp_ev ev = {
-			.task = t->task,
-			.usurper = from->curr ? from->curr->task : NULL,
-			.cpu = t->rq_cpu,
-			.start = t->rq_since > from->since ? t->rq_since :
-							     from->since,
-			.end = ts,
-		};
-
-		emit_usurp(m, &ev, false);
-	}
+	if (from->known)
+		emit_usurp(m, t, from, t->rq_cpu, ts, false);
 	waiter_remove(m, t);
 	waiter_add(m, t, mg->dest_cpu, ts);
 }
