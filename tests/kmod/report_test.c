@@ -84,10 +84,10 @@
  * A run is made again, up to this many times in all, when the machine
  * (late timers, or a vCPU held up around the ticker's switches) put the
  * ticker's longest sleep by its own clock outside the bounds the workload
- * gives for its longest time off CPU.  No time off CPU is longer than the sleep it is part of,
- * and none is shorter than 45.5 ms but for the moment between the work's
- * end and the switch-out (see tests/demo/workload.c).  A run takes about
- * 12 s, and a busy host can disturb several in a row.
+ * gives for its longest time off CPU.  No time off CPU is longer than the
+ * sleep it is part of, and none is shorter than 45.5 ms but for the moment
+ * between the work's end and the switch-out (see tests/demo/workload.c).
+ * A run takes about 12 s, and a busy host can disturb several in a row.
  */
 #define RECORD_TRIES	5
 #define PINNED_SHARE	0.99
@@ -606,8 +606,8 @@ static int read_threads(void)
 		}
 	}
 	fclose(f);
-	return run.pid > 0 && found == NR_DEMO && run.ticker_max_ns > 0 ?
-	       0 : -1;
+	return run.pid > 0 && found == NR_DEMO && run.ticker_min_ns > 0 &&
+	       run.ticker_max_ns > run.ticker_min_ns ? 0 : -1;
 }
 
 static void schedrec_record(void)
