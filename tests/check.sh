@@ -94,7 +94,6 @@ install_deps() {
 		/usr/src/linux-source-6.1.tar.xz linux-source-6.1
 		/usr/include/numa.h libnuma-dev
 		/usr/include/zlib.h zlib1g-dev
-		/usr/include/isa-l/crc.h libisal-dev
 		/usr/sbin/dkms dkms
 		/usr/bin/groff groff-base
 		/usr/bin/perf linux-perf

@@ -97,7 +97,6 @@ ensure_tools() {
 	ensure_files <<-EOF
 		/usr/bin/perf linux-perf
 		/usr/include/zlib.h zlib1g-dev
-		/usr/include/isa-l/crc.h libisal-dev
 	EOF
 }
 
@@ -123,15 +122,7 @@ build_programs() {
 		-o "$out/drain_bench" "$here/drain_bench.c" \
 		"$root/tests/host/drainrig.c" "$root/kmod/ring.c" \
 		"$root/user/drain.c" "$root/user/lib/ringreader.c" \
-		"$root/user/lib/srecwriter.c" "$root/user/lib/sreccrc.c" -lz \
-		$(isal_libs)
-}
-
-# -lisal where ISA-L is installed, as user/Makefile links schedrec
-isal_libs() {
-	echo 'int main(void) { return 0; }' |
-		gcc -x c - -o /dev/null -lisal 2>/dev/null &&
-		echo -Wl,--push-state,--no-as-needed -lisal -Wl,--pop-state
+		"$root/user/lib/srecwriter.c" "$root/user/lib/sreccrc.c" -lz
 }
 
 build_initramfs() {

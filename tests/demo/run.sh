@@ -78,7 +78,6 @@ ensure_tools() {
 	ensure_files <<-EOF
 		/usr/include/numa.h libnuma-dev
 		/usr/include/zlib.h zlib1g-dev
-		/usr/include/isa-l/crc.h libisal-dev
 	EOF
 	if [ "$perf" = 1 ]; then
 		ensure_files <<-EOF
