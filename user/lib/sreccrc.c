@@ -35,7 +35,7 @@ uint32_t srec_crc32_zlib(uint32_t crc, const void *buf, size_t len)
 /* P without its x^32, in the usual (not reflected) order */
 #define CRC32_POLY	0x04c11db7u
 
-/* Under this many bytes, zlib's tables are as fast */
+/* The fold starts from four blocks of 16 bytes: under that, zlib's tables */
 #define CLMUL_MIN	64
 
 /* The constants of a fold by 512 and by 128 bits: see the top. */
