@@ -57,8 +57,7 @@ int task_pair_grow(struct task_pairs *pairs, const struct task *task,
 		pairs->nr_rows = n;
 	}
 	pairs->rows[o].other = other;
-	if ((pairs->rows[o].count + 1) * 4 > (pairs->rows[o].mask + 1) * 3 &&
-	    row_grow(&pairs->rows[o]))
+	if (task_pair_row_full(&pairs->rows[o]) && row_grow(&pairs->rows[o]))
 		return -ENOMEM;
 	return task_pair_add(pairs, task, other, count, ns);
 }

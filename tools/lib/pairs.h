@@ -54,6 +54,12 @@ static inline uint32_t task_pair_index(const struct task_pair_row *row,
 	return task->id * 0x9e3779b1u >> row->shift;
 }
 
+/* Whether one more pair fills @row past 3/4 (true before it has slots). */
+static inline bool task_pair_row_full(const struct task_pair_row *row)
+{
+	return (row->count + 1) * 4 > (row->mask + 1) * 3;
+}
+
 /*
  * Add @count and @ns to the pair (@task, @other) of @pairs (zeroed @pairs
  * is empty), made if new; -ENOMEM.
@@ -71,7 +77,7 @@ static inline int task_pair_add(struct task_pairs *pairs,
 	if (o >= pairs->nr_rows)
 		return task_pair_grow(pairs, task, other, count, ns);
 	row = &pairs->rows[o];
-	if ((row->count + 1) * 4 > (row->mask + 1) * 3)
+	if (task_pair_row_full(row))
 		return task_pair_grow(pairs, task, other, count, ns);
 	for (i = task_pair_index(row, task);; i = (i + 1) & row->mask) {
 		p = &row->slots[i];
