@@ -325,6 +325,7 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 		return close_output(ctx, EXIT_FAIL, ret);
 	ret = trace_pass(ctx->reader, ctx->model,
 			 fmt->record ? &hooks : NULL);
+	front_pass_over(fr);
 	if (ret && pass.error)
 		return close_output(ctx, EXIT_FAIL, pass.error);
 	if (ret == -ENOMEM) {
@@ -409,6 +410,7 @@ int cmd_export(int argc, char **argv)
 		front_usage_error(&fr, "where to? give -o FILE (or -o - for standard output)");
 		goto out;
 	}
+	fr.streams = !strcmp(ctx.out_path, "-");
 	ctx.paths = fr.paths;
 	ctx.nr_paths = fr.nr_paths;
 	ctx.path = ctx.paths[0];

@@ -575,6 +575,7 @@ static int run_report(const struct report *r, struct front *fr,
 			return EXIT_FAIL;
 	}
 	ret = run_pass(ctx);
+	front_pass_over(fr);
 	if (!ret && front_window_after_end(fr))
 		return EXIT_USAGE;
 	warn_anomalies(ctx);

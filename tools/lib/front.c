@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "front.h"
@@ -139,14 +140,23 @@ int front_paths(struct front *f, int argc, char *const argv[])
 static void print_diag(void *arg, enum srec_diag_level level,
 		       uint64_t offset, const char *msg)
 {
-	const struct front *f = arg;
+	struct front *f = arg;
 
 	(void)offset;
 	if (*f->quiet && level == SREC_DIAG_WARNING)
 		return;
+	progress_clear(&f->progress);
 	fprintf(stderr, "schedrec %s: %s: %s: %s\n", f->verb,
 		level == SREC_DIAG_ERROR ? "error" : "warning",
 		trace_path(*f->reader, f->paths), msg);
+}
+
+/* How far the reader is (srecreader_progress_fn). */
+static void show_progress(void *arg, unsigned int file, uint64_t offset)
+{
+	struct front *f = arg;
+
+	progress_update(&f->progress, file, offset);
 }
 
 int front_open(struct front *f)
@@ -155,8 +165,16 @@ int front_open(struct front *f)
 		.strict = *f->strict, .diag = print_diag, .diag_arg = f,
 	};
 	struct schedmodel_window window;
-	char err[512];
+	char err[512], label[64];
 
+	if (!*f->quiet && isatty(STDERR_FILENO) &&
+	    !(f->streams && isatty(STDOUT_FILENO))) {
+		snprintf(label, sizeof(label), "schedrec %s %s", f->verb,
+			 f->name);
+		progress_start(&f->progress, label, f->paths, f->nr_paths);
+		opt.progress = show_progress;
+		opt.progress_arg = f;
+	}
 	*f->reader = trace_open(f->verb, f->paths, f->nr_paths, &opt);
 	if (!*f->reader)
 		return EXIT_FAIL;
@@ -173,6 +191,11 @@ int front_open(struct front *f)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+void front_pass_over(struct front *f)
+{
+	progress_clear(&f->progress);
 }
 
 bool front_output_is_input(const struct front *f, const char *option,

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "progress.h"
 #include "schedmodel.h"
 #include "select.h"
 #include "srecreader.h"
@@ -42,7 +43,7 @@ enum {
 	"                     POSIX extended regex\n"
 #define FRONT_HELP_READING						\
 	"  --strict           a corrupt chunk in the trace is an error\n" \
-	"  -q, --quiet        no warnings on stderr\n"			\
+	"  -q, --quiet        no warnings or progress on stderr\n"	\
 	"  -h, --help         this text\n"
 
 /*
@@ -62,6 +63,8 @@ struct front {
 	bool select_threads;		/* --pid, --tid or --comm was given */
 	char *const *paths;		/* the trace's files (front_paths()) */
 	unsigned int nr_paths;
+	bool streams;			/* writes its output while it reads */
+	struct progress progress;	/* on a terminal, of the read */
 };
 
 /* "schedrec VERB NAME: " + message, to stderr. */
@@ -95,10 +98,15 @@ int front_paths(struct front *f, int argc, char *const argv[]);
 /*
  * Open the trace, check --cpu against it and start the model of the
  * window; the reader's diagnostics go to stderr (not the warnings with
- * -q).  EXIT_OK, or the exit status after a message.  @f must last as
- * long as the reader.
+ * -q).  With stderr a terminal, and without -q, a progress line there
+ * while the trace is read (progress.h); not if the front streams its
+ * output to the terminal too.  EXIT_OK, or the exit status after a
+ * message.  @f must last as long as the reader.
  */
 int front_open(struct front *f);
+
+/* The pass is over: the progress line, if any, is wiped. */
+void front_pass_over(struct front *f);
 
 /*
  * Whether @path is one of the trace's files, which writing an output

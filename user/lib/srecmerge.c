@@ -794,6 +794,9 @@ static void read_section(struct srecreader *r)
 		break;
 	}
 	r->status.offset = r->in.offset;
+	if (r->opt.progress)
+		r->opt.progress(r->opt.progress_arg, r->status.file,
+				r->status.offset);
 }
 
 /* A record older than one handed out before (the rare case). */

@@ -58,6 +58,13 @@ enum srec_diag_level {
 typedef void (*srecreader_diag_fn)(void *arg, enum srec_diag_level level,
 				   uint64_t offset, const char *msg);
 
+/*
+ * How far the reader is: after each section, of a series the file it
+ * reads (from 0) and the bytes of it read so far.
+ */
+typedef void (*srecreader_progress_fn)(void *arg, unsigned int file,
+				       uint64_t offset);
+
 #define SRECREADER_BUFFERED_DEFAULT	(256u << 20)
 
 struct srecreader_options {
@@ -67,6 +74,9 @@ struct srecreader_options {
 				 */
 	srecreader_diag_fn diag;	/* NULL: warnings are only counted */
 	void *diag_arg;
+	/* called by the thread that reads, as @diag is; NULL: none */
+	srecreader_progress_fn progress;
+	void *progress_arg;
 };
 
 struct srecreader;
