@@ -59,12 +59,14 @@ struct tty_run {
 
 /*
  * Run schedrec with @args (NULL-terminated, without argv[0]) on a new
- * pseudo-terminal, its stdout to @out (NULL: the terminal too), in @dir.
+ * pseudo-terminal @columns wide (0: the default), its stdout to @out
+ * (NULL: the terminal too), in @dir.
  */
-static int run_on_tty(struct tty_run *r, const char *dir, const char *out,
-		      const char *const *args)
+static int run_on_tty_of(struct tty_run *r, const char *dir, const char *out,
+			 const char *const *args, unsigned short columns)
 {
 	char *argv[16] = { (char *)schedrec_bin() };
+	struct winsize ws = { .ws_row = 24, .ws_col = columns };
 	struct pollfd pfd;
 	char buf[4096];
 	unsigned int i;
@@ -76,7 +78,7 @@ static int run_on_tty(struct tty_run *r, const char *dir, const char *out,
 	text_add(&r->tty, "", 0);
 	for (i = 0; args[i] && i + 2 < 16; i++)
 		argv[i + 1] = (char *)args[i];
-	pid = forkpty(&fd, NULL, NULL, NULL);
+	pid = forkpty(&fd, NULL, NULL, columns ? &ws : NULL);
 	if (pid < 0)
 		return r->status = -1;
 	if (!pid) {
@@ -108,6 +110,12 @@ static int run_on_tty(struct tty_run *r, const char *dir, const char *out,
 	if (waitpid(pid, &r->status, 0) != pid)
 		r->status = -1;
 	return r->status;
+}
+
+static int run_on_tty(struct tty_run *r, const char *dir, const char *out,
+		      const char *const *args)
+{
+	return run_on_tty_of(r, dir, out, args, 0);
 }
 
 FIXTURE(progress) {
@@ -246,6 +254,27 @@ TEST_F(progress, not_over_an_export_to_the_terminal)
 	EXPECT_TRUE(drawn_and_wiped(self->run.tty.data,
 				    "schedrec export csv"))
 		TH_LOG("terminal: %s", self->run.tty.data);
+}
+
+TEST_F(progress, cut_to_a_narrow_terminal)
+{
+	static const char *const args[] = {
+		"report", "offcpu", "trace.srec", NULL,
+	};
+	const char *at, *end;
+	unsigned int lines = 0;
+
+	ASSERT_EQ(0, run_on_tty_of(&self->run, self->w.dir, "out.txt", args,
+				   40));
+	/* each line drawn: "\r", at most 39 characters, ESC [ K */
+	for (at = self->run.tty.data; (at = strchr(at, '\r')); at = end) {
+		end = strstr(at, "\033[K");
+		ASSERT_NE(NULL, end);
+		EXPECT_GE(40, end - at) TH_LOG("line: %.*s", (int)(end - at),
+					      at + 1);
+		lines += end - at > 1;
+	}
+	EXPECT_LE(1, lines);
 }
 
 TEST(format_of_a_known_size)

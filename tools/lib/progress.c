@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "progress.h"
 #include "timefmt.h"
@@ -45,6 +47,7 @@ static uint64_t delay_ms(void)
 void progress_start(struct progress *p, const char *label,
 		    char *const *paths, unsigned int n)
 {
+	struct winsize ws;
 	uint64_t size;
 	unsigned int i;
 
@@ -60,6 +63,8 @@ void progress_start(struct progress *p, const char *label,
 		}
 		p->total += size;
 	}
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws))
+		p->columns = ws.ws_col;
 	p->start_ns = now_ns();
 	p->next_ns = p->start_ns + delay_ms() * NSEC_PER_MSEC;
 	p->on = true;
@@ -109,6 +114,7 @@ void progress_update(struct progress *p, unsigned int file, uint64_t offset)
 {
 	char line[192], text[96];
 	uint64_t now;
+	int len;
 
 	if (!p->on)
 		return;
@@ -120,8 +126,16 @@ void progress_update(struct progress *p, unsigned int file, uint64_t offset)
 	p->next_ns = now + PROGRESS_EVERY_MS * NSEC_PER_MSEC;
 	progress_format(text, sizeof(text), p->done + offset, p->total,
 			now - p->start_ns);
-	/* one write: back to the line's start, the text, the rest wiped */
-	snprintf(line, sizeof(line), "\r%s: %s\033[K", p->label, text);
+	/*
+	 * one write: back to the line's start, the text, the rest wiped;
+	 * short of the last column, where a terminal may wrap
+	 */
+	len = snprintf(line, sizeof(line), "\r%s: %s", p->label, text);
+	if (len > (int)sizeof(line) - 4)
+		len = sizeof(line) - 4;
+	if (p->columns && len > (int)p->columns)
+		len = p->columns;
+	snprintf(line + len, sizeof(line) - len, "\033[K");
 	fputs(line, stderr);
 	p->shown = true;
 }

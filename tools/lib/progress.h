@@ -9,6 +9,7 @@
  * drawn again at most every PROGRESS_EVERY_MS, and wiped (progress_clear())
  * before anything else is said on stderr and when the read is over.  Of a
  * file whose size is not known (standard input), the bytes read only.
+ * Cut to the terminal's width, so that it never wraps.
  */
 #ifndef SCHEDREC_PROGRESS_H
 #define SCHEDREC_PROGRESS_H
@@ -28,6 +29,7 @@ struct progress {
 	uint64_t done;		/* the bytes of those before it */
 	uint64_t total;		/* of them all; 0: not known */
 	uint64_t start_ns, next_ns;
+	unsigned int columns;	/* the terminal's; 0: not known */
 	bool on;		/* progress_start() was called */
 	bool shown;		/* a line is on the terminal */
 };
