@@ -7,7 +7,8 @@
  * section read, whatever the machine's speed: the line is drawn, wiped
  * before a warning and at the end, and the report is the same as without
  * a terminal.  Not with -q, not before the delay, not when stderr is not
- * a terminal, and not when an export writes to the terminal itself.
+ * a terminal, and not when an export writes to the terminal itself.  Cut
+ * to a narrow terminal's width; of a series of files, counted across them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -275,6 +276,50 @@ TEST_F(progress, cut_to_a_narrow_terminal)
 		lines += end - at > 1;
 	}
 	EXPECT_LE(1, lines);
+}
+
+/*
+ * Of a series, the files read before count in full: progress_update()
+ * at byte 1000 of the second of two files of 1000 and 3000 bytes.
+ */
+TEST(a_series_counts_the_files_before)
+{
+	char dir[] = "/tmp/schedrec-progress-XXXXXX", a[64], b[64];
+	char *paths[2] = { a, b }, *line;
+	struct progress p;
+	int err, saved;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.srec", dir);
+	snprintf(b, sizeof(b), "%s/b.srec", dir);
+	ASSERT_EQ(0, write_file(a, ""));
+	ASSERT_EQ(0, truncate(a, 1000));
+	ASSERT_EQ(0, write_file(b, ""));
+	ASSERT_EQ(0, truncate(b, 3000));
+	saved = dup(STDERR_FILENO);
+	ASSERT_LE(0, saved);
+	err = open(a, O_WRONLY | O_APPEND);
+	ASSERT_LE(0, err);
+	progress_start(&p, "t", paths, 2);
+	EXPECT_EQ(4000, p.total);
+	/*
+	 * draw now, whatever the delay, at the end of a (its size was
+	 * taken before the line is written)
+	 */
+	p.next_ns = 0;
+	dup2(err, STDERR_FILENO);
+	progress_update(&p, 1, 1000);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(err);
+	line = read_file(a, NULL);
+	ASSERT_NE(NULL, line);
+	EXPECT_NE(NULL, strstr(line + 1000, "\rt: read 50% (2 of 4 kB)"))
+		TH_LOG("line: %s", line + 1000);
+	free(line);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
 }
 
 TEST(format_of_a_known_size)
