@@ -236,6 +236,11 @@ TEST_F(progress, not_before_the_delay)
 	setenv("SCHEDREC_PROGRESS_DELAY", "600000", 1);
 	ASSERT_EQ(0, run_on_tty(&self->run, self->w.dir, "out.txt", args));
 	EXPECT_STREQ("", self->run.tty.data);
+	/* far too long for nanoseconds: not wrapped round to a short one */
+	setenv("SCHEDREC_PROGRESS_DELAY", "18446744073709551615", 1);
+	text_free(&self->run.tty);
+	ASSERT_EQ(0, run_on_tty(&self->run, self->w.dir, "out.txt", args));
+	EXPECT_STREQ("", self->run.tty.data);
 }
 
 TEST_F(progress, not_over_an_export_to_the_terminal)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The progress line of a long read; see progress.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ static uint64_t file_size(const char *path)
 	return st.st_size;
 }
 
+/* The most SCHEDREC_PROGRESS_DELAY says: a day, far from overflow in ns */
+#define PROGRESS_DELAY_MAX_MS	(24 * 3600 * 1000ull)
+
 /* SCHEDREC_PROGRESS_DELAY in milliseconds, else PROGRESS_DELAY_MS. */
 static uint64_t delay_ms(void)
 {
@@ -40,8 +44,11 @@ static uint64_t delay_ms(void)
 
 	if (!env || !*env)
 		return PROGRESS_DELAY_MS;
+	errno = 0;
 	ms = strtoull(env, &end, 10);
-	return *end ? PROGRESS_DELAY_MS : ms;
+	if (*end || *env == '-')
+		return PROGRESS_DELAY_MS;
+	return errno || ms > PROGRESS_DELAY_MAX_MS ? PROGRESS_DELAY_MAX_MS : ms;
 }
 
 void progress_start(struct progress *p, const char *label,
