@@ -63,14 +63,6 @@ static void on_signal(int sig)
 	__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* Memory for the drain loop: on the drainer's node when NUMA is there. */
 static void *writer_alloc(size_t size, void *arg)
 {
@@ -355,7 +347,7 @@ static void *fence_thread(void *arg)
 	uint64_t t;
 
 	while (!__atomic_load_n(&r->fence_stop, __ATOMIC_RELAXED)) {
-		t = now_ns();
+		t = clock_ns(CLOCK_MONOTONIC);
 		if (procfile_write("sync", "1"))
 			break;
 		__atomic_store_n(&r->fenced, t, __ATOMIC_RELEASE);
@@ -450,7 +442,7 @@ static int drain_loop(struct recorder *r)
 	bool busy;
 
 	for (;;) {
-		now = now_ns();
+		now = clock_ns(CLOCK_MONOTONIC);
 		if (__atomic_load_n(&stop_signal, __ATOMIC_RELAXED) ||
 		    child_done(r) ||
 		    (r->opt.duration_ns && now >= r->start_ns + r->opt.duration_ns))
@@ -478,7 +470,7 @@ static int drain_rest(struct recorder *r)
 	int64_t ret;
 
 	note_fill(r);
-	ret = srecwriter_round(r->w, now_ns());
+	ret = srecwriter_round(r->w, clock_ns(CLOCK_MONOTONIC));
 	if (!ret)
 		ret = drain_round(&r->d, UINT64_MAX);
 	if (ret < 0)
@@ -984,7 +976,7 @@ static int record(struct recorder *r)
 	 */
 	if (!ret && !procfile_write("enable", "0"))
 		ret = drain_rest(r);
-	print_status(r, now_ns(), true);
+	print_status(r, clock_ns(CLOCK_MONOTONIC), true);
 	if (!ret)
 		ret = end_file(r, true, false);
 	return ret;
@@ -1053,7 +1045,7 @@ int cmd_record(int argc, char **argv)
 
 		lost = sum.lost || sum.gaps;
 		if (!ret)
-			print_summary(&r, now_ns());
+			print_summary(&r, clock_ns(CLOCK_MONOTONIC));
 		srecwriter_close(r.w);
 		r.w = NULL;
 	}

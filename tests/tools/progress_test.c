@@ -292,7 +292,7 @@ TEST(a_series_counts_the_files_before)
 	char dir[] = "/tmp/schedrec-progress-XXXXXX", a[64], b[64];
 	char *paths[2] = { a, b }, *line;
 	struct progress p;
-	int err, saved;
+	int fd, saved;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(a, sizeof(a), "%s/a.srec", dir);
@@ -303,8 +303,8 @@ TEST(a_series_counts_the_files_before)
 	ASSERT_EQ(0, truncate(b, 3000));
 	saved = dup(STDERR_FILENO);
 	ASSERT_LE(0, saved);
-	err = open(a, O_WRONLY | O_APPEND);
-	ASSERT_LE(0, err);
+	fd = open(a, O_WRONLY | O_APPEND);
+	ASSERT_LE(0, fd);
 	progress_start(&p, "t", paths, 2);
 	EXPECT_EQ(4000, p.total);
 	/*
@@ -312,11 +312,11 @@ TEST(a_series_counts_the_files_before)
 	 * taken before the line is written)
 	 */
 	p.next_ns = 0;
-	dup2(err, STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
 	progress_update(&p, 1, 1000);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
-	close(err);
+	close(fd);
 	line = read_file(a, NULL);
 	ASSERT_NE(NULL, line);
 	EXPECT_NE(NULL, strstr(line + 1000, "\rt: read 50% (2 of 4 kB)"))

@@ -11,16 +11,9 @@
 
 #include "progress.h"
 #include "timefmt.h"
+#include "util.h"
 
 #define NSEC_PER_MSEC	1000000ull
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
 
 /* The size of the file @path; 0 if it is not one whose size is known. */
 static uint64_t file_size(const char *path)
@@ -72,7 +65,7 @@ void progress_start(struct progress *p, const char *label,
 	}
 	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws))
 		p->columns = ws.ws_col;
-	p->start_ns = now_ns();
+	p->start_ns = clock_ns(CLOCK_MONOTONIC);
 	p->next_ns = p->start_ns + delay_ms() * NSEC_PER_MSEC;
 	p->on = true;
 }
@@ -127,7 +120,7 @@ void progress_update(struct progress *p, unsigned int file, uint64_t offset)
 		return;
 	for (; p->file < file && p->file < p->nr_paths; p->file++)
 		p->done += file_size(p->paths[p->file]);
-	now = now_ns();
+	now = clock_ns(CLOCK_MONOTONIC);
 	if (now < p->next_ns)
 		return;
 	p->next_ns = now + PROGRESS_EVERY_MS * NSEC_PER_MSEC;

@@ -21,6 +21,7 @@
 
 #include "srecsys.h"
 #include "srecwriter.h"
+#include "util.h"
 
 #define CPU_ONLINE_PATH	"/sys/devices/system/cpu/online"
 #define KALLSYMS_PATH	"/proc/kallsyms"
@@ -163,12 +164,8 @@ int srecsys_threads(const char *proc_root, struct srec_thread **threads,
 
 void srecsys_clocks(uint64_t *mono_ns, uint64_t *real_ns)
 {
-	struct timespec mono, real;
-
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	*mono_ns = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
-	*real_ns = (uint64_t)real.tv_sec * 1000000000ull + real.tv_nsec;
+	*mono_ns = clock_ns(CLOCK_MONOTONIC);
+	*real_ns = clock_ns(CLOCK_REALTIME);
 }
 
 int srecsys_read(struct srecsys *sys, const char *proc_root)

@@ -176,14 +176,6 @@ static int set_error(struct srecwriter *w, int err, const char *fmt, ...)
 	return err;
 }
 
-static uint64_t clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int check_options(const struct srecwriter_options *opt)
 {
 	uint32_t chunk_max = opt->chunk_max;
