@@ -108,9 +108,9 @@ reports_bench() {
 perf_vs_schedrec() {
 	local dir=$out/perf-demo rounds=${BENCH_PERF_RUNS:-30} perf_events sr_events
 	local schedrec=$root/build/user/schedrec times=$out/perf-vs-schedrec
-	local names=(timehist latency serial offcpu tenancy states rlatency)
+	local names=(timehist latency serial offcpu tenancy states rlatency floor)
 	local r line name t w ev w_th w_lat
-	local t_offcpu w_offcpu
+	local t_offcpu w_offcpu w_floor perf_lost
 
 	DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
 		DEMO_HACKBENCH_LOOPS=${BENCH_PERF_LOOPS:-1000} \
@@ -121,6 +121,9 @@ perf_vs_schedrec() {
 		awk '$1 ~ /^[0-9]+$/ && NF > 3' | wc -l)
 	[ "$perf_events" -gt 0 ] && [ "$sr_events" -gt 0 ] ||
 		die "no events in the demo's perf.data or trace"
+	# "INFO: 29.129% lost events (67875 out of 233019, in 4 chunks)"
+	perf_lost=$(perf sched latency -i "$dir/perf.data" 2>&1 |
+		sed -n 's/.*lost events (\([0-9]*\) out of.*/\1/p')
 	# one run of a command under perf stat: "wall_ms cpu_ms"
 	stat_run() {
 		perf stat -x, -e task-clock,duration_time "$@" 2>&1 >/dev/null |
@@ -136,6 +139,7 @@ perf_vs_schedrec() {
 		offcpu | tenancy | states)
 			stat_run "$schedrec" report "$1" -q "$dir/demo.srec" ;;
 		rlatency) stat_run "$schedrec" report latency -q "$dir/demo.srec" ;;
+		floor) stat_run true ;;
 		esac
 	}
 	mkdir -p "$times"
@@ -178,6 +182,22 @@ perf_vs_schedrec() {
 				(oev / ot) / (ev / t), (oev / ow) / (ev / w) }'
 	done
 	echo
+	if [ -n "$perf_lost" ] && [ "$perf_lost" -gt 0 ]; then
+		echo "**perf lost $perf_lost events in this recording** (perf sched latency says so): its file is not a whole peer of the .srec."
+	else
+		echo "perf lost no events in this recording (perf sched record -m 16M in the guest)."
+	fi
+	echo
+	# the floor: an empty process (true) under perf stat, the same rounds
+	read -r w_floor _ <<<"$(medians floor)"
+	read -r w_th _ <<<"$(medians timehist)"
+	read -r w_lat _ <<<"$(medians latency)"
+	awk -v f="$w_floor" -v o="$w_offcpu" -v th="$w_th" -v lat="$w_lat" \
+		-v oev="$sr_events" -v ev="$perf_events" \
+		'BEGIN { printf "An empty process (true) takes %.2f ms of wall time under perf stat in the same rounds (%.0f %% of offcpu'"'"'s). Above that floor, schedrec report offcpu reads %.1f times perf sched timehist'"'"'s events/s and %.1f times perf sched latency'"'"'s.\n",
+			f, 100 * f / o, (oev / (o - f)) / (ev / (th - f)),
+			(oev / (o - f)) / (ev / (lat - f)) }'
+	echo
 	# each round's schedrec offcpu against the same round's perf run (a
 	# host that is slower for a while is slower for both): "wall cpu" a
 	# round, as the times are, for medians()
@@ -195,8 +215,6 @@ perf_vs_schedrec() {
 	done
 	echo
 	# every report on the same recording, against both perf commands
-	read -r w_th _ <<<"$(medians timehist)"
-	read -r w_lat _ <<<"$(medians latency)"
 	echo "Each schedrec report (as by default) on the same recording, the same rounds; its records/s over perf's events/s, by wall time (perf sched latency is the peer of report latency, timehist of report offcpu):"
 	echo
 	echo "| schedrec report | CPU ms | wall ms | records/s (wall) | / perf sched timehist | / perf sched latency |"

@@ -30,6 +30,7 @@ uint32_t srec_crc32_zlib(uint32_t crc, const void *buf, size_t len)
 }
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 
 /* P without its x^32, in the usual (not reflected) order */
@@ -61,10 +62,16 @@ static __m128i fold_constants(unsigned int bits)
 			      reflected_xpow(bits + 63));
 }
 
+/*
+ * One CPUID leaf says whether PCLMULQDQ is there: libgcc's
+ * __builtin_cpu_supports() would read a dozen at start-up, each a trap to
+ * the hypervisor in a VM.
+ */
 static __attribute__((constructor)) void crc32_init(void)
 {
-	__builtin_cpu_init();
-	clmul = __builtin_cpu_supports("pclmul");
+	unsigned int eax, ebx, ecx, edx;
+
+	clmul = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_PCLMUL);
 	fold_512 = fold_constants(512);
 	fold_128 = fold_constants(128);
 }
