@@ -108,7 +108,7 @@ reports_bench() {
 perf_vs_schedrec() {
 	local dir=$out/perf-demo rounds=${BENCH_PERF_RUNS:-30} perf_events sr_events
 	local schedrec=$root/build/user/schedrec times=$out/perf-vs-schedrec
-	local names=(timehist latency serial offcpu tenancy states rlatency floor)
+	local names=(timehist thsum latency serial offcpu tenancy states rlatency floor)
 	local r line name t w ev w_th w_lat
 	local t_offcpu w_offcpu w_floor perf_lost
 
@@ -134,6 +134,7 @@ perf_vs_schedrec() {
 	run_named() {
 		case $1 in
 		timehist) stat_run perf sched timehist -i "$dir/perf.data" ;;
+		thsum) stat_run perf sched timehist -s -i "$dir/perf.data" ;;
 		latency) stat_run perf sched latency -i "$dir/perf.data" ;;
 		serial) stat_run env SCHEDREC_THREADS=1 "$schedrec" report offcpu -q "$dir/demo.srec" ;;
 		offcpu | tenancy | states)
@@ -167,10 +168,11 @@ perf_vs_schedrec() {
 	echo
 	echo "| command | CPU ms | wall ms | events/s (CPU) | events/s (wall) | schedrec offcpu / this (CPU) | (wall) |"
 	echo "|---|---|---|---|---|---|---|"
-	for name in timehist latency serial offcpu; do
+	for name in timehist thsum latency serial offcpu; do
 		read -r w t <<<"$(medians "$name")"
 		case $name in
 		timehist) line="perf sched timehist"; ev=$perf_events ;;
+		thsum) line="perf sched timehist -s (summary only)"; ev=$perf_events ;;
 		latency) line="perf sched latency"; ev=$perf_events ;;
 		serial) line="schedrec report offcpu, 1 thread"; ev=$sr_events ;;
 		offcpu) line="schedrec report offcpu"; ev=$sr_events ;;
@@ -201,14 +203,14 @@ perf_vs_schedrec() {
 	# each round's schedrec offcpu against the same round's perf run (a
 	# host that is slower for a while is slower for both): "wall cpu" a
 	# round, as the times are, for medians()
-	for name in timehist latency; do
+	for name in timehist thsum latency; do
 		paste "$times/offcpu" "$times/$name" |
 			awk -v oev="$sr_events" -v ev="$perf_events" \
 				'{ print (oev / $1) / (ev / $3), (oev / $2) / (ev / $4) }' \
 				>"$times/ratio-$name"
 		read -r w t <<<"$(medians "ratio-$name")"
 		sort -g "$times/ratio-$name" |
-			awk -v name="$name" -v t="$t" -v w="$w" '
+			awk -v name="${name/thsum/timehist -s}" -v t="$t" -v w="$w" '
 				NR == 1 { low = $1 } { high = $1 }
 				END { printf "Round by round, schedrec offcpu / perf sched %s: median %.1f (CPU), %.1f (wall); from %.1f to %.1f (wall).\n",
 					name, t, w, low, high }'
@@ -228,7 +230,15 @@ perf_vs_schedrec() {
 				(ev / w) / (pev / wth), (ev / w) / (pev / wlat) }'
 	done
 	echo
-	echo "Target: schedrec report offcpu reads at least 20 times as many events per second as perf sched."
+	# the verdict, against the fastest perf command of the rounds
+	read -r w _ <<<"$(for name in timehist thsum latency; do
+		read -r w t <<<"$(medians "$name")"
+		echo "$w"
+	done | sort -g | head -n 1)"
+	awk -v w="$w" -v o="$w_offcpu" -v oev="$sr_events" -v ev="$perf_events" \
+		'BEGIN { r = (oev / o) / (ev / w)
+			 printf "Target: schedrec report offcpu reads at least 20 times as many events per second as perf sched. Against the fastest perf sched command of these rounds, it reads %.1f times as many: %s.\n",
+				r, (r >= 20 ? "met" : "not met") }'
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
