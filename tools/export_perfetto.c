@@ -452,6 +452,9 @@ static void put_losses(struct perfetto *pf)
 					      schedmodel_rel(pf->ctx->model,
 							     l->last),
 					      9));
+		/* cut: the file ends before this CPU's records; count not known */
+		if (l->cut)
+			line_lit(line, ",\"cut\":true");
 		line_lit(line, l->unexplained ? ",\"unexplained\":true}}" :
 			 ",\"unexplained\":false}}");
 		end_event(pf);

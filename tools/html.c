@@ -575,8 +575,6 @@ static int start_second(struct html *h, struct html_second *v,
 /* Feed every record to the seconds' models, until all their windows end. */
 static int read_seconds_pass(struct html *h, struct srecreader *reader)
 {
-	const struct srec_trailer_head *trailer;
-	const struct srec_cpu_total *totals;
 	struct srec_record rec;
 	uint64_t end = 0, start, win_end;
 	size_t i, active = h->nr_seconds;
@@ -601,14 +599,9 @@ static int read_seconds_pass(struct html *h, struct srecreader *reader)
 			schedmodel_finish(v->ctx.model, win_end);
 		}
 	}
-	if (active) {
-		trailer = srecreader_trailer(reader, &totals);
-		if (trailer && trailer->end_mono_ns > end)
-			end = trailer->end_mono_ns;
-		for (i = 0; i < h->nr_seconds; i++)
-			if (!h->seconds[i].done)
-				schedmodel_finish(h->seconds[i].ctx.model, end);
-	}
+	for (i = 0; active && i < h->nr_seconds; i++)
+		if (!h->seconds[i].done)
+			trace_finish(reader, h->seconds[i].ctx.model, end);
 	return ret < 0 ? ret : 0;
 }
 

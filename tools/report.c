@@ -332,58 +332,106 @@ uint64_t report_window_ns(const struct report_ctx *ctx)
 	return end > start ? end - start : 0;
 }
 
-size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
-			   size_t size)
+/* Whether loss @l is in [@start, @end] and of the kind asked (@cut). */
+static bool loss_in(const struct sched_loss *l, uint64_t start, uint64_t end,
+		    bool cut)
+{
+	return l->first <= end && l->last >= start && l->cut == cut;
+}
+
+/*
+ * The losses of one kind (@cut: CPUs whose records the file ends before)
+ * in [@start, @end], per CPU, at @len of @buf: "CPU 0: 12 between 1.5 and
+ * 1.7 s" (from its first to its last), or "CPU 1's records are whole up
+ * to 13.3 s"; the new length.
+ */
+static size_t loss_cpus(const struct report_ctx *ctx, char *buf, size_t size,
+			size_t len, uint64_t start, uint64_t end, bool cut,
+			bool *unexplained)
 {
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(ctx->model, &losses), i, j, len = 0;
-	uint64_t start, end, total = 0;
+	size_t nr = schedmodel_losses(ctx->model, &losses), i, j;
 	char a[SECONDS_LEN], b[SECONDS_LEN];
-	bool unexplained = false;
+	const char *sep = "";
 
-	buf[0] = '\0';
-	window_covered(ctx, &start, &end);
-	for (i = 0; i < nr; i++)
-		if (losses[i].first <= end && losses[i].last >= start)
-			total += losses[i].count;
-	if (!total)
-		return 0;
-	len = snprintf(buf, size, "WARNING: %" PRIu64 " events lost in this window (",
-		       total);
-	/* per CPU: the sum, from its first to its last loss */
 	for (i = 0; i < nr && len < size; i++) {
 		uint64_t count = 0, first = UINT64_MAX, last = 0;
 
-		if (losses[i].first > end || losses[i].last < start)
+		if (!loss_in(&losses[i], start, end, cut))
 			continue;
 		for (j = 0; j < i; j++)
 			if (losses[j].cpu == losses[i].cpu &&
-			    losses[j].first <= end && losses[j].last >= start)
+			    loss_in(&losses[j], start, end, cut))
 				break;
 		if (j < i)
 			continue;	/* this CPU is done */
 		for (j = i; j < nr; j++) {
 			if (losses[j].cpu != losses[i].cpu ||
-			    losses[j].first > end || losses[j].last < start)
+			    !loss_in(&losses[j], start, end, cut))
 				continue;
 			count += losses[j].count;
 			first = losses[j].first < first ? losses[j].first :
 							  first;
 			last = losses[j].last > last ? losses[j].last : last;
-			unexplained |= losses[j].unexplained;
+			*unexplained |= losses[j].unexplained;
 		}
+		format_seconds(a, report_rel(ctx, first), 6);
+		format_seconds(b, report_rel(ctx, last), 6);
+		if (cut)
+			len += snprintf(buf + len, size - len,
+					"%sCPU %u's records are whole up to %s s", sep,
+					losses[i].cpu, a);
+		else
+			len += snprintf(buf + len, size - len,
+					"%sCPU %u: %" PRIu64 " between %s and %s s",
+					sep, losses[i].cpu, count, a, b);
+		sep = cut ? ", " : "; ";
+	}
+	return len;
+}
+
+size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
+			   size_t size)
+{
+	const struct sched_loss *losses;
+	size_t nr = schedmodel_losses(ctx->model, &losses), i, len;
+	uint64_t start, end, total = 0;
+	bool unexplained = false, cut = false;
+
+	buf[0] = '\0';
+	window_covered(ctx, &start, &end);
+	for (i = 0; i < nr; i++) {
+		if (loss_in(&losses[i], start, end, false))
+			total += losses[i].count;
+		cut |= loss_in(&losses[i], start, end, true);
+	}
+	if (!total && !cut)
+		return 0;
+	len = snprintf(buf, size, "WARNING: ");
+	if (total) {
 		len += snprintf(buf + len, size - len,
-				"%sCPU %u: %" PRIu64 " between %s and %s s",
-				buf[len - 1] == '(' ? "" : "; ",
-				losses[i].cpu, count,
-				format_seconds(a, report_rel(ctx, first), 6),
-				format_seconds(b, report_rel(ctx, last), 6));
+				"%" PRIu64 " events lost in this window (",
+				total);
+		len = loss_cpus(ctx, buf, size, len, start, end, false,
+				&unexplained);
+		if (len < size)
+			len += snprintf(buf + len, size - len, ")%s%s",
+					unexplained ?
+					" (some only as missing sequence numbers)" :
+					"", cut ? "; " : "");
+	}
+	if (cut && len < size) {
+		len += snprintf(buf + len, size - len,
+				"the file is cut short: ");
+		len = loss_cpus(ctx, buf, size, len, start, end, true,
+				&unexplained);
+		if (len < size)
+			len += snprintf(buf + len, size - len,
+					" only, and what ran there later is not known");
 	}
 	if (len < size)
 		len += snprintf(buf + len, size - len,
-				")%s; values that overlap them are marked ~",
-				unexplained ?
-				" (some only as missing sequence numbers)" : "");
+				"; values that overlap them are marked ~");
 	return len < size ? len : size - 1;
 }
 

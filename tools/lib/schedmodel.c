@@ -78,6 +78,8 @@ struct cpu {
 	unsigned int since_flags;	/* IV_* of @since */
 	uint64_t since;		/* curr's time is counted up to here */
 	uint64_t last_ts;	/* of the last record */
+	bool cut;		/* its records end at @cut_at, before the end */
+	uint64_t cut_at;
 	struct thread *waiters;	/* runnable, waiting for this CPU */
 	/* the STACK record just read, for the switch that follows it */
 	const struct sched_stack *pending_stack;
@@ -676,21 +678,32 @@ static void cpu_forget(struct schedmodel *m, uint32_t cpu)
 /* ------------------------------------------------------------------ */
 /* Losses */
 
+/* What a loss window is known by */
+enum loss_kind {
+	LOSS_COUNTED,		/* a LOST record */
+	LOSS_UNEXPLAINED,	/* sequence numbers missing */
+	LOSS_CUT,		/* the input ends before the CPU's records */
+};
+
 static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
-		     uint64_t first, uint64_t last, bool unexplained)
+		     uint64_t first, uint64_t last, enum loss_kind kind)
 {
 	struct sched_loss *l;
 	size_t i;
 
 	if (m->nr_losses >= LOSSES_MAX) {
-		/* bounded memory: widen this CPU's latest window */
+		/*
+		 * bounded memory: widen this CPU's latest window of the
+		 * kind (a cut comes once a CPU, at the end)
+		 */
 		for (i = m->nr_losses; i-- > 0;) {
 			l = &m->losses[i];
-			if (l->cpu != cpu)
+			if (l->cpu != cpu || l->cut != (kind == LOSS_CUT))
 				continue;
 			l->count += count;
 			l->first = first < l->first ? first : l->first;
 			l->last = last > l->last ? last : l->last;
+			l->unexplained |= kind == LOSS_UNEXPLAINED;
 			return;
 		}
 	}
@@ -707,7 +720,8 @@ static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
 	}
 	m->losses[m->nr_losses++] = (struct sched_loss){
 		.cpu = cpu, .count = count, .first = first, .last = last,
-		.unexplained = unexplained,
+		.unexplained = kind == LOSS_UNEXPLAINED,
+		.cut = kind == LOSS_CUT,
 	};
 }
 
@@ -716,12 +730,12 @@ static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
  * to @first, then forget; the next switch's prev ran since @last at most.
  */
 static void cpu_lost(struct schedmodel *m, uint32_t cpu, uint64_t count,
-		     uint64_t first, uint64_t last, bool unexplained)
+		     uint64_t first, uint64_t last, enum loss_kind kind)
 {
 	struct cpu *c = &m->cpus[cpu];
 	struct thread *w;
 
-	loss_add(m, cpu, count, first, last, unexplained);
+	loss_add(m, cpu, count, first, last, kind);
 	cpu_account(m, m->wants, cpu, first, IV_UNCERTAIN);
 	cpu_forget(m, cpu);
 	c->pending = true;
@@ -1078,7 +1092,7 @@ model_step(struct schedmodel *m, unsigned int wants,
 	}
 	if (rec->gap && !m->filtered)
 		cpu_lost(m, rec->cpu, rec->gap, c->seen ? c->last_ts : m->origin,
-			 hdr->ts, true);
+			 hdr->ts, LOSS_UNEXPLAINED);
 	c->seen = true;
 	c->last_ts = hdr->ts;
 
@@ -1112,7 +1126,7 @@ model_step(struct schedmodel *m, unsigned int wants,
 		uint64_t last = l->last_ts < hdr->ts ? l->last_ts : hdr->ts;
 		uint64_t first = l->first_ts < last ? l->first_ts : last;
 
-		cpu_lost(m, rec->cpu, l->count, first, last, false);
+		cpu_lost(m, rec->cpu, l->count, first, last, LOSS_COUNTED);
 		break;
 	}
 	default:
@@ -1199,9 +1213,19 @@ static void close_offcpu(struct schedmodel *m, struct thread *t)
 			    IV_CUT_END);
 }
 
+void schedmodel_cpu_complete_until(struct schedmodel *m, uint32_t cpu,
+				   uint64_t until)
+{
+	if (cpu >= m->nr_cpus)
+		return;
+	m->cpus[cpu].cut = true;
+	m->cpus[cpu].cut_at = until;
+}
+
 void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 {
 	unsigned int cpu;
+	struct cpu *c;
 
 	if (!m->started)
 		set_origin(m, end_ns);
@@ -1210,8 +1234,12 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 	if (end_ns > m->win_end)
 		end_ns = m->win_end;
 	m->end = end_ns;
-	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		c = &m->cpus[cpu];
+		if (c->cut && c->cut_at < end_ns)
+			cpu_lost(m, cpu, 0, c->cut_at, end_ns, LOSS_CUT);
 		cpu_account(m, m->wants, cpu, end_ns, IV_CUT_END);
+	}
 	map_for_each(&m->map, close_offcpu, m);
 }
 

@@ -27,8 +27,9 @@
  * index arrays by task->id.  A process is named after its leader's latest
  * task, which outlives the leader's exit (schedmodel_leader_of()).
  *
- * Loss: a LOST record, or sequence numbers missing in a file that was not
- * filtered, is a loss window on that CPU.  What the model knew of that
+ * Loss: a LOST record, sequence numbers missing in a file that was not
+ * filtered, or a CPU's records ending before the others' in a file cut
+ * short, is a loss window on that CPU.  What the model knew of that
  * CPU is dropped and learnt again from its next switch; intervals that
  * overlap a loss window known when they end are flagged uncertain, and
  * schedmodel_overlaps_loss() answers for any interval at the end.
@@ -153,6 +154,9 @@ struct sched_loss {
 	uint64_t count;		/* events lost (or sequence numbers missing) */
 	uint64_t first, last;	/* absolute timestamps */
 	bool unexplained;	/* missing numbers, no LOST record */
+	bool cut;		/* the input ends before the CPU's records do:
+				 * how many are missing is not known
+				 */
 };
 
 struct schedmodel_window {
@@ -199,6 +203,15 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
  * Call it before the first record, after the handlers are added.
  */
 uint64_t schedmodel_unneeded(struct schedmodel *m);
+
+/*
+ * The input holds @cpu's records only up to @until (absolute), as when
+ * the file was cut short (srecreader_cpu_complete_until()): from there to
+ * the end, what the CPU did is a loss window of unknown size (->cut).
+ * Before schedmodel_finish().
+ */
+void schedmodel_cpu_complete_until(struct schedmodel *m, uint32_t cpu,
+				   uint64_t until);
 
 /*
  * The recording ended at @end_ns (absolute; the trailer's end, or the last

@@ -410,11 +410,9 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks)
 {
-	const struct srec_trailer_head *trailer;
-	const struct srec_cpu_total *totals;
 	struct srec_record recs[TRACE_PASS_BATCH];
 	struct pass_state p = { 0 };
-	uint64_t start, win_end, end, unneeded = 0;
+	uint64_t start, win_end, unneeded = 0;
 	bool going = true, skipping = false;
 	int n, i;
 
@@ -444,16 +442,32 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 			skipping = true;
 		}
 	}
-	end = p.end;
 	if (p.early) {
 		/* nothing after the window matters: it ends there */
 		schedmodel_window_abs(m, &start, &win_end);
-		end = win_end;
+		schedmodel_finish(m, win_end);
 	} else {
-		trailer = srecreader_trailer(r, &totals);
-		if (trailer && trailer->end_mono_ns > end)
-			end = trailer->end_mono_ns;
+		trace_finish(r, m, p.end);
+	}
+	return p.ret;
+}
+
+void trace_finish(const struct srecreader *r, struct schedmodel *m,
+		  uint64_t last_ts)
+{
+	const struct srec_trailer_head *trailer;
+	const struct srec_cpu_total *totals;
+	uint64_t end = last_ts, until;
+	unsigned int cpu;
+
+	trailer = srecreader_trailer(r, &totals);
+	if (trailer && trailer->end_mono_ns > end)
+		end = trailer->end_mono_ns;
+	for (cpu = 0; cpu < srecreader_info(r)->file.nr_cpus; cpu++) {
+		/* the model's end may be later than @end: it says */
+		until = srecreader_cpu_complete_until(r, cpu);
+		if (until != UINT64_MAX)
+			schedmodel_cpu_complete_until(m, cpu, until);
 	}
 	schedmodel_finish(m, end);
-	return p.ret;
 }

@@ -52,4 +52,13 @@ struct trace_pass_hooks {
 int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks);
 
+/*
+ * The records of @r are over (the last at @last_ts): schedmodel_finish()
+ * @m at the end of the recording, the trailer's if it has one; in a file
+ * without (cut short), each CPU's records end where the file holds them
+ * all (schedmodel_cpu_complete_until()).
+ */
+void trace_finish(const struct srecreader *r, struct schedmodel *m,
+		  uint64_t last_ts);
+
 #endif /* SCHEDREC_TRACEPASS_H */

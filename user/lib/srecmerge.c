@@ -514,6 +514,8 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 
 	c->accepted = true;
 	c->accepted_next = chunk->head.last_seq + 1;
+	if (chunk->head.last_ts > c->accepted_ts)
+		c->accepted_ts = chunk->head.last_ts;
 	c->stats.chunks++;
 	r->status.chunks++;
 	r->buffered += chunk->head.raw_len;
@@ -1224,12 +1226,26 @@ static inline unsigned int maybe_run(struct srecreader *r,
 	return run;
 }
 
+uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
+				       unsigned int cpu)
+{
+	uint64_t last;
+
+	/* a damaged trailer still ends the records: they are all there */
+	if ((!r->finished && !r->error) || r->has_trailer ||
+	    r->trailer_damaged || cpu >= r->nr_cpus)
+		return UINT64_MAX;
+	last = r->cpus[cpu].accepted_ts;
+	return last > r->horizon ? last : r->horizon;
+}
+
 /* The end of the records: what the trailer says against what was read. */
 static void finish(struct srecreader *r)
 {
 	unsigned int cpu;
 
 	r->finished = true;
+	r->status.over = true;
 	r->status.offset = r->in.offset;
 	if (!r->has_trailer && r->trailer_damaged) {
 		reader_warn(r, r->in.offset,

@@ -255,6 +255,7 @@ struct srecreader_status {
 	uint64_t warnings;	/* warnings issued */
 	uint64_t buffered_peak;	/* most payload bytes held at once */
 	bool eof;		/* the end of the input was reached */
+	bool over;		/* and the records were handed out to it */
 	bool truncated;		/* it ended inside a section */
 	bool trailer;		/* the trailer was read */
 	bool disagrees;		/* its totals differ from what was read */
@@ -271,6 +272,17 @@ const struct srecreader_status *srecreader_status(const struct srecreader *r);
 const struct srec_trailer_head *
 srecreader_trailer(const struct srecreader *r,
 		   const struct srec_cpu_total **totals);
+
+/*
+ * Once the records are over (next() returned 0, or an error that stopped
+ * the reading): the time up to which the input holds every record of
+ * @cpu.  Without a trailer (the file was cut short, or its writer stopped
+ * before writing one), that is the last record of @cpu's chunks read, or
+ * the latest SYNC's horizon if later: nothing older than the horizon can
+ * be missing.  UINT64_MAX with the trailer, or before the end.
+ */
+uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
+				       unsigned int cpu);
 
 /* Why the read failed, "" if it did not. */
 const char *srecreader_error(const struct srecreader *r);

@@ -49,6 +49,7 @@ struct reader_cpu {
 	uint64_t next_seq;		/* the number expected next */
 	bool accepted;			/* a chunk was read */
 	uint64_t accepted_next;		/* after that chunk's last number */
+	uint64_t accepted_ts;		/* that chunk's last record's time */
 	struct srecreader_cpu stats;
 };
 
