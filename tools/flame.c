@@ -263,6 +263,22 @@ int flame_draw_svg(struct report_ctx *ctx, const struct fold_line *lines,
 	return report_svg_close(ctx, f, ret);
 }
 
+/*
+ * One graph of all the threads, whose off-CPU time leaves the on-CPU
+ * frames under 5 % of its width (sleepers' hours against milliseconds of
+ * work): say how to see them, on @out.
+ */
+static void hint_swamped(const struct flame *fl, FILE *out)
+{
+	const struct flame_thread *t = &fl->plan.all;
+	uint64_t total = t->oncpu + t->offcpu;
+
+	if (fl->per_thread || !t->oncpu || t->oncpu * 20 >= total)
+		return;
+	fprintf(out, "On-CPU time is only %.2f%% of the graph's width: --per-thread draws each thread as wide as the window, so that sleepers cannot swamp it (or narrow it: --tid, --range).\n",
+		100.0 * t->oncpu / total);
+}
+
 /* With --svg FILE: what was drawn, on stdout. */
 static int print_summary(struct flame *fl)
 {
@@ -318,6 +334,7 @@ static int print_summary(struct flame *fl)
 		fprintf(ctx->out, " %zu frames narrower than %g px are not drawn (their time is in their parents' width).",
 			merged, min_px);
 	fputc('\n', ctx->out);
+	hint_swamped(fl, ctx->out);
 	return ferror(ctx->out) ? -EIO : 0;
 }
 
@@ -352,6 +369,8 @@ static int flame_output(void *priv, struct report_ctx *ctx)
 			.warning = ctx->chart_warning[0] ?
 				   ctx->chart_warning : NULL,
 		};
+		if (!ctx->quiet)
+			hint_swamped(fl, stderr);
 		return flamegraph_write(fl->plan.fg, ctx->out,
 					fl->per_thread ? TITLE_THREADS : TITLE,
 					&frame);
@@ -410,7 +429,9 @@ const struct report flame_report = {
 	"                percentages are of the window.  The --top threads\n"
 	"                (default 20, 0: all) with the most on-CPU time, most\n"
 	"                first.  Without it: one graph of all the threads\n"
-	"                selected, as wide as their total time.\n"
+	"                selected, as wide as their total time (if its\n"
+	"                on-CPU time is under 5 % of that, too narrow to\n"
+	"                read, a line says so).\n"
 	"\n"
 	"--cpu: as in folded (on-CPU time there, off-CPU intervals that began\n"
 	"there).\n",
