@@ -433,6 +433,9 @@ static char cell_char(const struct heatmap *h, const struct heatmap_window *w,
 
 	if (!cell_covered(h, w, second, row))
 		return '/';
+	/* its glyph would claim a value that lost events may change */
+	if (cell_lost(h, w, second, row))
+		return '~';
 	if (!v)
 		return ' ';
 	/* 1..9: the ninths of the largest cell, rounded up */
@@ -465,6 +468,12 @@ static void print_grid_heading(FILE *out, uint64_t first, size_t n)
 	fputc('\n', out);
 }
 
+/* Whether a cell of the window overlaps lost events. */
+static bool any_lost(const struct heatmap *h, const struct heatmap_window *w)
+{
+	return memchr(w->lost, 1, w->columns * h->rows);
+}
+
 static int print_text(const struct heatmap *h, const struct heatmap_window *w)
 {
 	FILE *out = h->ctx->out;
@@ -482,6 +491,9 @@ static int print_text(const struct heatmap *h, const struct heatmap_window *w)
 		"in ninths of the largest cell, %s; / outside the window.\n",
 		format_duration(width, cell_width(h, 0)),
 		format_value(h, value, w->max));
+	if (any_lost(h, w))
+		fprintf(out, "~ a cell that overlaps lost events, whatever its value (see it in\n"
+			"--csv or the chart's tooltips).\n");
 	for (first = w->first; first < w->first + w->columns;
 	     first += TEXT_BLOCK) {
 		n = w->first + w->columns - first;
@@ -842,7 +854,8 @@ const struct report heatmap_report = {
 	"second on top; blocks of 100 seconds), a row per bucket (its offset\n"
 	"in ms at the left), each cell ' ' for nothing, then . : - = + * # % @\n"
 	"for ninths of the largest cell, and / outside the window (before\n"
-	"--range's start, after its end or the recording's).\n"
+	"--range's start, after its end or the recording's); ~ for a cell\n"
+	"that overlaps lost events, whatever its value.\n"
 	"\n"
 	"CSV columns, a row per cell in the window, second by second, the\n"
 	"lowest offset first:\n"
@@ -854,7 +867,8 @@ const struct report heatmap_report = {
 	"                            less than 1 at an edge of --range or of\n"
 	"                            the recording)\n"
 	"  uncertain                 1 if the cell overlaps events lost on\n"
-	"                            the CPUs selected (~ in the chart)\n"
+	"                            the CPUs selected (~ in the text and the\n"
+	"                            chart)\n"
 	"\n"
 	"Chart (--svg): the heat map, white to orange to red up to the largest\n"
 	"cell, every cell with its value as a tooltip; cells outside the\n"

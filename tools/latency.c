@@ -23,15 +23,25 @@ enum {
 };
 
 #define NR_KINDS	2
+#define NR_PCTS		3
+static const double pcts[NR_PCTS] = { 50, 90, 99 };
 static const char *const kind_names[NR_KINDS] = {
 	[LATENCY_WAKEUP] = "wakeup",
 	[LATENCY_RUNQUEUE] = "runqueue",
 };
 
+/* The samples of one kind of a row. */
+struct latency_stats {
+	struct durstats d;
+	uint64_t max_start;		/* of the longest, for the loss check */
+	uint64_t uncertain_min;		/* the shortest uncertain sample */
+	bool max_uncertain;		/* the longest overlaps lost events */
+	bool has_uncertain;		/* uncertain_min is set */
+};
+
 struct latency_row {
 	struct report_row r;		/* first */
-	struct durstats d[NR_KINDS];
-	bool uncertain[NR_KINDS];	/* its max overlaps lost events */
+	struct latency_stats s[NR_KINDS];
 };
 
 struct latency {
@@ -80,6 +90,24 @@ static void count_waker(struct latency *l, const struct latency_ev *ev)
 		l->failed = true;
 }
 
+static void stats_add(struct latency_stats *s, const struct latency_ev *ev)
+{
+	uint64_t len = ev->end - ev->start;
+	bool uncertain = ev->flags & IV_UNCERTAIN;
+
+	if (!s->d.count || len > s->d.max) {
+		s->max_start = ev->start;
+		s->max_uncertain = uncertain;
+	} else if (len == s->d.max) {
+		s->max_uncertain |= uncertain;
+	}
+	if (uncertain && (!s->has_uncertain || len < s->uncertain_min)) {
+		s->has_uncertain = true;
+		s->uncertain_min = len;
+	}
+	durstats_add(&s->d, len);
+}
+
 static void on_latency(void *arg, const struct latency_ev *ev)
 {
 	struct latency *l = arg;
@@ -95,11 +123,7 @@ static void on_latency(void *arg, const struct latency_ev *ev)
 		return;
 	}
 	row->r.used = true;
-	if (len >= row->d[ev->kind].max && (ev->flags & IV_UNCERTAIN))
-		row->uncertain[ev->kind] = true;
-	else if (len > row->d[ev->kind].max)
-		row->uncertain[ev->kind] = false;
-	durstats_add(&row->d[ev->kind], len);
+	stats_add(&row->s[ev->kind], ev);
 	log2hist_add(&l->hist[ev->kind], len / 1000);
 	if (ev->kind == LATENCY_WAKEUP)
 		count_waker(l, ev);
@@ -132,7 +156,16 @@ static int latency_start(void *priv, struct report_ctx *ctx)
 
 static uint64_t row_count(const struct latency_row *row)
 {
-	return row->d[LATENCY_WAKEUP].count + row->d[LATENCY_RUNQUEUE].count;
+	return row->s[LATENCY_WAKEUP].d.count +
+	       row->s[LATENCY_RUNQUEUE].d.count;
+}
+
+static uint64_t row_max(const struct latency_row *row)
+{
+	uint64_t w = row->s[LATENCY_WAKEUP].d.max;
+	uint64_t r = row->s[LATENCY_RUNQUEUE].d.max;
+
+	return w > r ? w : r;
 }
 
 static int compare_rows(const struct report_row *a, const struct report_row *b,
@@ -140,10 +173,7 @@ static int compare_rows(const struct report_row *a, const struct report_row *b,
 {
 	const struct latency_row *x = (const void *)a;
 	const struct latency_row *y = (const void *)b;
-	uint64_t kx = x->d[LATENCY_WAKEUP].max > x->d[LATENCY_RUNQUEUE].max ?
-		      x->d[LATENCY_WAKEUP].max : x->d[LATENCY_RUNQUEUE].max;
-	uint64_t ky = y->d[LATENCY_WAKEUP].max > y->d[LATENCY_RUNQUEUE].max ?
-		      y->d[LATENCY_WAKEUP].max : y->d[LATENCY_RUNQUEUE].max;
+	uint64_t kx = row_max(x), ky = row_max(y);
 
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
@@ -153,31 +183,69 @@ static int compare_rows(const struct report_row *a, const struct report_row *b,
 	return a->task->tid < b->task->tid ? -1 : a->task->tid > b->task->tid;
 }
 
-/* COUNT P50 P90 P99 MAX of one kind, "~" on a max that overlaps loss. */
-static void cells_stats(struct table *tab, struct latency_row *row,
-			unsigned int kind)
-{
-	struct durstats *d = &row->d[kind];
-	char text[DURATION_LEN + 1];
+/* The values of a kind of a row, and which may rest on lost events. */
+struct latency_values {
+	uint64_t v[NR_PCTS + 1];	/* the percentiles, then the max */
+	bool uncertain[NR_PCTS + 1];
+	bool any;			/* one of them is */
+};
 
-	table_u64(tab, d->count);
-	if (!d->count) {
-		table_none(tab);
-		table_none(tab);
-		table_none(tab);
-		table_none(tab);
+/*
+ * The longest sample is uncertain if it overlaps lost events (checked
+ * again against every loss of the window: one seen after the sample
+ * ended counts).  A percentile equal to it is as it is; below it, one at
+ * or above the shortest uncertain sample may be one of them (only that
+ * value a row is kept, not every sample).
+ */
+static void stats_values(const struct report_ctx *ctx,
+			 struct latency_stats *s, struct latency_values *out)
+{
+	bool max_uncertain;
+	unsigned int i;
+
+	max_uncertain = s->d.count &&
+		(s->max_uncertain ||
+		 schedmodel_overlaps_loss(ctx->model, s->max_start,
+					  s->max_start + s->d.max));
+	out->v[NR_PCTS] = s->d.max;
+	out->uncertain[NR_PCTS] = max_uncertain;
+	out->any = max_uncertain;
+	for (i = 0; i < NR_PCTS; i++) {
+		out->v[i] = durstats_percentile(&s->d, pcts[i]);
+		if (out->v[i] == s->d.max)
+			out->uncertain[i] = max_uncertain;
+		else
+			out->uncertain[i] = s->has_uncertain &&
+					    out->v[i] >= s->uncertain_min;
+		out->any |= out->uncertain[i];
+	}
+}
+
+/* P50 P90 P99 MAX, "~" on those that may rest on lost events. */
+static void cells_values(struct table *tab, const struct latency_values *x)
+{
+	unsigned int i;
+
+	for (i = 0; i <= NR_PCTS; i++)
+		table_duration_mark(tab, x->v[i], x->uncertain[i]);
+}
+
+/* COUNT P50 P90 P99 MAX of one kind. */
+static void cells_stats(const struct report_ctx *ctx, struct table *tab,
+			struct latency_row *row, unsigned int kind)
+{
+	struct latency_stats *s = &row->s[kind];
+	struct latency_values x;
+	unsigned int i;
+
+	table_u64(tab, s->d.count);
+	if (!s->d.count) {
+		for (i = 0; i <= NR_PCTS; i++)
+			table_none(tab);
 		return;
 	}
-	table_duration(tab, durstats_percentile(d, 50));
-	table_duration(tab, durstats_percentile(d, 90));
-	table_duration(tab, durstats_percentile(d, 99));
-	if (row->uncertain[kind]) {
-		text[0] = '~';
-		format_duration(text + 1, d->max);
-		table_cell(tab, text, NULL);
-	} else {
-		table_duration(tab, d->max);
-	}
+	stats_values(ctx, s, &x);
+	cells_values(tab, &x);
 }
 
 static int print_text(struct latency *l, struct report_row **rows, size_t n)
@@ -211,7 +279,7 @@ static int print_text(struct latency *l, struct report_row **rows, size_t n)
 		table_row(tab);
 		report_rows_cells(&l->rows, tab, rows[i]);
 		for (k = 0; k < NR_KINDS; k++)
-			cells_stats(tab, (void *)rows[i], k);
+			cells_stats(ctx, tab, (void *)rows[i], k);
 	}
 	ret = report_table_print(ctx, tab, n, shown,
 				 "no wakeup or preemption in the selection");
@@ -286,22 +354,23 @@ static int print_csv(struct latency *l, struct report_row **rows, size_t n)
 	table_column(tab, "P90", "p90_ns", TABLE_RIGHT);
 	table_column(tab, "P99", "p99_ns", TABLE_RIGHT);
 	table_column(tab, "MAX", "max_ns", TABLE_RIGHT);
+	table_column(tab, "~", "uncertain", TABLE_CSV_ONLY);
 	for (i = 0; i < shown; i++) {
 		for (k = 0; k < NR_KINDS; k++) {
-			struct durstats *d =
-				&((struct latency_row *)rows[i])->d[k];
+			struct latency_stats *s =
+				&((struct latency_row *)rows[i])->s[k];
+			struct latency_values x;
 
-			if (!d->count)
+			if (!s->d.count)
 				continue;
+			stats_values(l->ctx, s, &x);
 			table_row(tab);
 			report_rows_cells(&l->rows, tab, rows[i]);
 			table_str(tab, kind_names[k]);
-			table_u64(tab, d->count);
-			table_duration(tab, d->total);
-			table_duration(tab, durstats_percentile(d, 50));
-			table_duration(tab, durstats_percentile(d, 90));
-			table_duration(tab, durstats_percentile(d, 99));
-			table_duration(tab, d->max);
+			table_u64(tab, s->d.count);
+			table_duration(tab, s->d.total);
+			cells_values(tab, &x);
+			table_u64(tab, x.any);
 		}
 	}
 	ret = table_print(tab, l->ctx->out, true);
@@ -433,7 +502,7 @@ static void latency_free(void *priv)
 	for (i = 0; i < report_rows_count(&l->rows); i++) {
 		row = (void *)report_rows_item(&l->rows, i);
 		for (k = 0; k < NR_KINDS; k++)
-			durstats_free(&row->d[k]);
+			durstats_free(&row->s[k].d);
 	}
 	report_rows_free(&l->rows);
 	task_pairs_free(&l->wakers);
@@ -457,6 +526,11 @@ const struct report latency_report = {
 	"  tid pid comm        the thread (no tid with --by process)\n"
 	"  kind                wakeup or runqueue\n"
 	"  count total_ns p50_ns p90_ns p99_ns max_ns\n"
+	"  uncertain           1 if one of them may rest on lost events (~\n"
+	"                      before it in text): the max if its sample\n"
+	"                      overlaps them, a percentile equal to it as it\n"
+	"                      is, one below it if at or above the shortest\n"
+	"                      sample that does\n"
 	"\n"
 	"Options:\n"
 	"  --by thread|process  rows per thread (default) or process (named\n"

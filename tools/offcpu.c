@@ -39,6 +39,8 @@ struct offcpu_row {
 	uint32_t max_cpu;
 	char max_state;
 	bool max_uncertain;
+	bool has_uncertain;		/* uncertain_min is set */
+	uint64_t uncertain_min;		/* the shortest uncertain interval */
 	uint64_t censored;
 	uint64_t censored_max;
 };
@@ -47,6 +49,7 @@ struct offcpu_row {
 struct offcpu_bucket {
 	uint64_t count;
 	uint64_t max;
+	uint64_t start;			/* of the longest, for the loss check */
 	const struct task *task;
 	uint32_t cpu;
 	char state;
@@ -175,6 +178,7 @@ static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
 	b->count++;
 	if (len >= b->max) {
 		b->max = len;
+		b->start = iv->start;
 		b->task = iv->task;
 		b->cpu = iv->out_cpu;
 		b->state = iv->state;
@@ -230,6 +234,11 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 		return;
 	}
 	durstats_add(&row->d, len);
+	if ((iv->flags & IV_UNCERTAIN) &&
+	    (!row->has_uncertain || len < row->uncertain_min)) {
+		row->has_uncertain = true;
+		row->uncertain_min = len;
+	}
 	if (row->d.count == 1 || len > row->max_end - row->max_start) {
 		row->max_start = iv->start;
 		row->max_end = iv->end;
@@ -237,6 +246,9 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 		row->max_cpu = iv->out_cpu;
 		row->max_state = iv->state;
 		row->max_uncertain = iv->flags & IV_UNCERTAIN;
+	} else if (len == row->max_end - row->max_start) {
+		/* as long: the longest is uncertain if either is */
+		row->max_uncertain |= iv->flags & IV_UNCERTAIN;
 	}
 }
 
@@ -314,18 +326,6 @@ static int compare_rows(const struct report_row *a, const struct report_row *b,
 	return a->task->tid < b->task->tid ? -1 : a->task->tid > b->task->tid;
 }
 
-static void cell_max(struct offcpu *o, struct table *t,
-		     const struct offcpu_row *row, bool uncertain)
-{
-	char text[DURATION_LEN + 1], csv[24];
-
-	format_duration(text + 1, row->d.max);
-	text[0] = '~';
-	snprintf(csv, sizeof(csv), "%" PRIu64, row->d.max);
-	table_cell(t, uncertain ? text : text + 1, csv);
-	(void)o;
-}
-
 static void table_columns(struct offcpu *o, struct table *t)
 {
 	report_rows_columns(&o->rows, t);
@@ -356,11 +356,27 @@ static bool row_uncertain(const struct report_ctx *ctx,
 					 row->max_end));
 }
 
+/*
+ * Whether percentile @p of the row may be the length of an interval that
+ * overlaps lost events: the longest is known to be one or not; below it,
+ * any value from the shortest uncertain interval up may be one (only one
+ * value a row is kept, not every interval).
+ */
+static bool pct_uncertain(const struct offcpu_row *row, bool max_uncertain,
+			  uint64_t p)
+{
+	if (p == row->d.max)
+		return max_uncertain;
+	return row->has_uncertain && p >= row->uncertain_min;
+}
+
 static void table_add(struct offcpu *o, struct table *t,
 		      struct offcpu_row *row)
 {
 	const struct report_ctx *ctx = o->ctx;
 	bool uncertain = row_uncertain(ctx, row);
+	bool p50_uncertain = false, p99_uncertain = false;
+	uint64_t p50, p99;
 
 	table_row(t);
 	report_rows_cells(&o->rows, t, &row->r);
@@ -369,7 +385,7 @@ static void table_add(struct offcpu *o, struct table *t,
 	table_u64(t, row->d.count);
 	table_duration(t, row->d.total);
 	if (row->d.count) {
-		cell_max(o, t, row, uncertain);
+		table_duration_mark(t, row->d.max, uncertain);
 		table_strf(t, "%c", row->max_state);
 		if (row->max_cpu == CPU_NONE)
 			table_none(t);
@@ -378,8 +394,12 @@ static void table_add(struct offcpu *o, struct table *t,
 		table_seconds(t, report_rel(ctx, row->max_start));
 		if (o->rows.by_process)
 			table_u64(t, row->max_task->tid);
-		table_duration(t, durstats_percentile(&row->d, 50));
-		table_duration(t, durstats_percentile(&row->d, 99));
+		p50 = durstats_percentile(&row->d, 50);
+		p99 = durstats_percentile(&row->d, 99);
+		p50_uncertain = pct_uncertain(row, uncertain, p50);
+		p99_uncertain = pct_uncertain(row, uncertain, p99);
+		table_duration_mark(t, p50, p50_uncertain);
+		table_duration_mark(t, p99, p99_uncertain);
 	} else {
 		table_none(t);
 		table_none(t);
@@ -395,6 +415,8 @@ static void table_add(struct offcpu *o, struct table *t,
 		table_duration(t, row->censored_max);
 	else
 		table_none(t);
+	/* the row's flag: any of its values marked */
+	uncertain |= p50_uncertain || p99_uncertain;
 	table_cell(t, uncertain ? "~" : "", uncertain ? "1" : "0");
 }
 
@@ -478,6 +500,16 @@ static int output_table(struct offcpu *o)
 	return ret;
 }
 
+/* Whether a bucket's longest interval overlaps lost events. */
+static bool bucket_uncertain(const struct report_ctx *ctx,
+			     const struct offcpu_bucket *b)
+{
+	return b->count &&
+	       (b->uncertain ||
+		schedmodel_overlaps_loss(ctx->model, b->start,
+					 b->start + b->max));
+}
+
 static int draw_series(struct offcpu *o, size_t n)
 {
 	struct report_ctx *ctx = o->ctx;
@@ -497,13 +529,16 @@ static int draw_series(struct offcpu *o, size_t n)
 		const struct offcpu_bucket *b = &o->buckets[i];
 		double x = report_rel(ctx, o->series_start + i * o->interval) /
 			   1e9;
+		bool uncertain = bucket_uncertain(ctx, b);
 
 		if (!b->count)
 			continue;
 		snprintf(title, sizeof(title),
-			 "%.6f s: longest %s, %s %u in state %c; %" PRIu64 " intervals",
-			 x, format_duration(dur, b->max), report_comm(b->task),
-			 b->task->tid, b->state, b->count);
+			 "%.6f s: longest %s%s, %s %u in state %c; %" PRIu64 " intervals%s",
+			 x, uncertain ? "~" : "", format_duration(dur, b->max),
+			 report_comm(b->task), b->task->tid, b->state,
+			 b->count,
+			 uncertain ? " (it overlaps lost events)" : "");
 		svg_series_point(s, line, x, o->interval / 1e9, b->max / 1e6,
 				 title);
 	}
@@ -520,6 +555,7 @@ static int output_series(struct offcpu *o)
 	size_t n = window ? (window - 1) / o->interval + 1 : 0, i;
 	struct table *t = table_new();
 	char title[128], dur[DURATION_LEN];
+	bool uncertain;
 	int ret;
 
 	if (!t)
@@ -540,6 +576,7 @@ static int output_series(struct offcpu *o)
 	report_columns_thread(t);
 	table_column(t, "STATE", "state", TABLE_LEFT);
 	table_column(t, "CPU", "cpu", TABLE_RIGHT);
+	table_column(t, "~", "uncertain", TABLE_CSV_ONLY);
 	for (i = 0; i < n; i++) {
 		static const struct offcpu_bucket empty;
 		const struct offcpu_bucket *b = i < o->nr_buckets ?
@@ -552,6 +589,7 @@ static int output_series(struct offcpu *o)
 		table_seconds(t, report_rel(ctx, from + o->interval < last ?
 					    from + o->interval : last));
 		table_u64(t, b->count);
+		uncertain = bucket_uncertain(ctx, b);
 		if (!b->count) {
 			table_none(t);
 			table_none(t);
@@ -559,18 +597,16 @@ static int output_series(struct offcpu *o)
 			table_none(t);
 			table_none(t);
 			table_none(t);
-			continue;
+		} else {
+			table_duration_mark(t, b->max, uncertain);
+			report_cells_thread(t, b->task);
+			table_strf(t, "%c", b->state);
+			if (b->cpu == CPU_NONE)
+				table_none(t);
+			else
+				table_u64(t, b->cpu);
 		}
-		if (b->uncertain)
-			table_strf(t, "~%s", format_duration(dur, b->max));
-		else
-			table_duration(t, b->max);
-		report_cells_thread(t, b->task);
-		table_strf(t, "%c", b->state);
-		if (b->cpu == CPU_NONE)
-			table_none(t);
-		else
-			table_u64(t, b->cpu);
+		table_cell(t, uncertain ? "~" : "", uncertain ? "1" : "0");
 	}
 	ret = table_print(t, ctx->out, ctx->csv);
 	if (!ret && ctx->svg_path)
@@ -643,7 +679,11 @@ const struct report offcpu_report = {
 	"                           recording or of --range: not counted above;\n"
 	"                           CENSORED-MAX [censored_max_ns] the longest\n"
 	"                           cut piece (a lower bound)\n"
-	"  ~ [uncertain]            the longest overlaps lost events\n"
+	"  ~ [uncertain]            the longest, or a percentile, may rest on\n"
+	"                           lost events: ~ before it in text (a\n"
+	"                           percentile equal to the longest as it is;\n"
+	"                           below it, one at or above the shortest\n"
+	"                           interval that overlaps them)\n"
 	"\n"
 	"Options:\n"
 	"  --by thread|process  rows per thread (default) or per process\n"
@@ -657,9 +697,9 @@ const struct report offcpu_report = {
 	"  --interval DURATION  instead of the table, the longest interval\n"
 	"                       ending in each interval of the window:\n"
 	"                       [start_s end_s count max_ns tid pid comm state\n"
-	"                       cpu], e.g. --interval 1s for each second;\n"
-	"                       the last ends with the window; at most\n"
-	"                       1048576 of them\n"
+	"                       cpu uncertain], e.g. --interval 1s for each\n"
+	"                       second; the last ends with the window; at\n"
+	"                       most 1048576 of them\n"
 	"  --cpu CPU            only intervals whose switch-out was on CPU\n"
 	"\n"
 	"Chart (--svg): the longest interval of each row, coloured by state;\n"

@@ -188,6 +188,28 @@ static int print_threads(struct tenancy *t, struct ranked *v, size_t n)
 	return ret;
 }
 
+/*
+ * The time of @cpu in the window that nobody can be given, its threads'
+ * (selected or not) being @busy.
+ */
+static uint64_t cpu_not_known(const struct tenancy *t, uint32_t cpu,
+			      uint64_t busy)
+{
+	uint64_t window = report_window_ns(t->ctx);
+	uint64_t known = busy + t->idle_ns[cpu];
+
+	return window - (known < window ? known : window);
+}
+
+/* Whether @cpu is shown: selected, and online in the recording. */
+static bool cpu_shown(const struct tenancy *t, uint32_t cpu)
+{
+	const struct report_ctx *ctx = t->ctx;
+
+	return select_cpu(&ctx->sel, cpu) &&
+	       srecreader_cpu_online(ctx->reader, cpu);
+}
+
 /* Whether events of @cpu were lost. */
 static bool cpu_lost_events(const struct report_ctx *ctx, uint32_t cpu)
 {
@@ -229,8 +251,7 @@ static int print_cpus(struct tenancy *t)
 	size_t n, i, shown;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		if (!select_cpu(&ctx->sel, cpu) ||
-		    !srecreader_cpu_online(ctx->reader, cpu))
+		if (!cpu_shown(t, cpu))
 			continue;
 		v = rank(t, cpu, &n);
 		if (!v)
@@ -245,8 +266,7 @@ static int print_cpus(struct tenancy *t)
 			100 * share(busy, window),
 			format_duration(dur2, t->idle_ns[cpu]),
 			100 * share(t->idle_ns[cpu], window));
-		rest = window - (busy + t->idle_ns[cpu] < window ?
-				 busy + t->idle_ns[cpu] : window);
+		rest = cpu_not_known(t, cpu, busy);
 		if (rest)
 			fprintf(ctx->out, ", not known %s (%s)",
 				format_duration(dur, rest),
@@ -277,7 +297,37 @@ static int print_cpus(struct tenancy *t)
 	return ferror(ctx->out) ? -EIO : 0;
 }
 
-/* CSV: a row per (CPU, thread), and one per CPU for idle. */
+/* The on-CPU time of every thread on @cpu, selected or not. */
+static uint64_t cpu_busy(const struct tenancy *t, uint32_t cpu)
+{
+	const struct tenancy_thread *rows = t->threads.items;
+	uint64_t busy = t->others_ns[cpu];
+	size_t i;
+
+	for (i = 0; i < t->threads.count; i++)
+		if (rows[i].cpu_ns)
+			busy += rows[i].cpu_ns[cpu];
+	return busy;
+}
+
+/* A CSV row of @cpu's time that is no thread's: idle, or not known. */
+static void csv_cpu_row(struct table *tab, uint32_t cpu, int tid,
+			const char *comm, uint64_t ns, uint64_t window)
+{
+	table_row(tab);
+	table_u64(tab, cpu);
+	table_strf(tab, "%d", tid);
+	table_strf(tab, "%d", tid);
+	table_str(tab, comm);
+	table_duration(tab, ns);
+	table_share(tab, 1);
+	table_share(tab, share(ns, window));
+}
+
+/*
+ * CSV: a row per (CPU, thread), one per CPU for idle (tid 0) and one for
+ * the time not known there (tid -1), as the text's "not known".
+ */
 static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 {
 	struct report_ctx *ctx = t->ctx;
@@ -310,16 +360,17 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 		}
 	}
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		if (!select_cpu(&ctx->sel, cpu) || !t->idle_ns[cpu])
-			continue;
-		table_row(tab);
-		table_u64(tab, cpu);
-		table_u64(tab, 0);
-		table_u64(tab, 0);
-		table_str(tab, "<idle>");
-		table_duration(tab, t->idle_ns[cpu]);
-		table_share(tab, 1);
-		table_share(tab, share(t->idle_ns[cpu], window));
+		if (select_cpu(&ctx->sel, cpu) && t->idle_ns[cpu])
+			csv_cpu_row(tab, cpu, 0, "<idle>", t->idle_ns[cpu],
+				    window);
+	}
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		uint64_t rest = cpu_shown(t, cpu) ?
+				cpu_not_known(t, cpu, cpu_busy(t, cpu)) : 0;
+
+		if (rest)
+			csv_cpu_row(tab, cpu, -1, "<not known>", rest,
+				    window);
 	}
 	ret = table_print(tab, ctx->out, true);
 	table_free(tab);
@@ -415,8 +466,10 @@ const struct report tenancy_report = {
 	"can be given: events were lost, or no switch on that CPU shows who\n"
 	"ran there.\n"
 	"\n"
-	"CSV columns, a row per (CPU, thread) and one per CPU that idled:\n"
-	"  cpu tid pid comm  the thread (tid 0, comm <idle>: the CPU idling)\n"
+	"CSV columns, a row per (CPU, thread), one per CPU that idled and one\n"
+	"per CPU with time not known:\n"
+	"  cpu tid pid comm  the thread (tid 0, comm <idle>: the CPU idling;\n"
+	"                    tid and pid -1, comm <not known>: not known)\n"
 	"  oncpu_ns          its time on that CPU in the window\n"
 	"  thread_share      of the thread's on-CPU time, the part on this CPU\n"
 	"  cpu_share         of the window, the part it had this CPU\n"

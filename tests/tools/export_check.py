@@ -118,7 +118,7 @@ def check_perfetto(args):
     with open(tenancy_path, newline="", errors="replace") as f:
         for row in csv.DictReader(f):
             tid = int(row["tid"])
-            if tid:
+            if tid > 0:     # not idle (0), not time not known (-1)
                 oncpu[tid] += int(row["oncpu_ns"])
                 per_cpu[int(row["cpu"])] += int(row["oncpu_ns"])
     if dict(running) != dict(oncpu):

@@ -322,8 +322,8 @@ static void other_totals(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, strncmp(line, "cpu,tid,pid,comm,oncpu_ns", 25));
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		ASSERT_EQ(7, csv_split(line, f, 8));
-		if (!strcmp(f[1], "0"))
-			continue;	/* idle */
+		if (!strcmp(f[1], "0") || !strcmp(f[1], "-1"))
+			continue;	/* idle, or not known */
 		key_of(t, strtoul(f[1], NULL, 10), f[3], strlen(f[3]), 0)
 			->other_ns += strtoull(f[4], NULL, 10);
 	}

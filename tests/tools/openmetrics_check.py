@@ -176,6 +176,8 @@ def check_values(args):
         if r["tid"] == "0":
             idle[r["cpu"]] = int(r["oncpu_ns"])
             continue
+        if r["tid"] == "-1":
+            continue    # time not known: no thread's
         key = thread_key(r)
         oncpu[(key, r["cpu"])] += int(r["oncpu_ns"])
         p_oncpu[(key[0], r["cpu"])] += int(r["oncpu_ns"])
@@ -351,7 +353,7 @@ def activity_ranks(d):
     """Threads and processes, most active (on CPU + runnable) first."""
     threads, procs = defaultdict(int), defaultdict(int)
     for r in read_csv(f"{d}/tenancy.csv"):
-        if r["tid"] != "0":
+        if r["tid"] not in ("0", "-1"):
             threads[thread_key(r)] += int(r["oncpu_ns"])
     for r in read_csv(f"{d}/states.csv"):
         threads[thread_key(r)] += int(r["offcpu_ns"]) * (r["state"] == "R")

@@ -197,10 +197,17 @@ void table_u64(struct table *t, uint64_t v)
 
 void table_duration(struct table *t, uint64_t ns)
 {
-	char text[DURATION_LEN], csv[24];
+	table_duration_mark(t, ns, false);
+}
 
+void table_duration_mark(struct table *t, uint64_t ns, bool uncertain)
+{
+	char text[DURATION_LEN + 1], csv[24];
+
+	text[0] = '~';
+	format_duration(text + 1, ns);
 	snprintf(csv, sizeof(csv), "%" PRIu64, ns);
-	table_cell(t, format_duration(text, ns), csv);
+	table_cell(t, uncertain ? text : text + 1, csv);
 }
 
 void table_seconds(struct table *t, int64_t ns)

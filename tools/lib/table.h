@@ -53,6 +53,8 @@ void table_strf(struct table *t, const char *fmt, ...);
 void table_u64(struct table *t, uint64_t v);
 /* Nanoseconds: "48.120 ms" / "48120000". */
 void table_duration(struct table *t, uint64_t ns);
+/* The same, "~48.120 ms" in text if it may rest on lost events. */
+void table_duration_mark(struct table *t, uint64_t ns, bool uncertain);
 /* Seconds since the start: "12.345678" / "12.345678901". */
 void table_seconds(struct table *t, int64_t ns);
 /* A fraction: "99.5%" / "0.995000". */
