@@ -38,15 +38,16 @@ static const char common_help[] =
 	"  --cpu CPU[,CPU]    only these CPUs (0-3,8 for ranges)\n"
 	FRONT_HELP_READING
 	"\n"
+	FRONT_HELP_COMBINE
 	"Without --pid, --tid or --comm every thread is exported, the drainer\n"
 	"(schedrec record itself) included; with them, the drainer only if\n"
 	"--pid or --tid names it.  doc/export.md describes each format.\n"
 	"\n"
 	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
 	"no trailer, corrupt sections skipped, totals in the trailer that the\n"
-	"records do not match, a read error): what could be read is exported;\n"
-	"2 a usage error; 3 the trace cannot be read or the output cannot be\n"
-	"written.\n";
+	"records do not match, a read error, a corrupt chunk with --strict):\n"
+	"what could be read is exported; 2 a usage error; 3 the trace cannot\n"
+	"be read or the output cannot be written.\n";
 
 static void print_list(FILE *f)
 {

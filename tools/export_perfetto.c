@@ -534,8 +534,11 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 	}
 	fputs("\n]}\n", pf->out);
 	if (pf->clipped)
-		export_warn(ctx, "%" PRIu64 " slices overlapped an earlier slice of their track (events were lost?) and were cut short",
-			    pf->clipped);
+		export_warn(ctx, "%" PRIu64 " %s an earlier slice of its track (events were lost?) and %s cut short",
+			    pf->clipped,
+			    plural(pf->clipped, "slice overlapped",
+				   "slices overlapped"),
+			    plural(pf->clipped, "was", "were"));
 	return export_stream_error(pf->out);
 }
 

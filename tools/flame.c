@@ -327,15 +327,20 @@ static int print_summary(struct flame *fl)
 	if (fl->per_thread && !plan->nr_threads)
 		fprintf(ctx->out, "(no thread of the selection has time in the window)\n");
 	else if (plan->nr_shown < plan->nr_threads)
-		fprintf(ctx->out, "(%zu more threads: --top 0 draws all)\n",
-			plan->nr_threads - plan->nr_shown);
+		fprintf(ctx->out, "(%zu more %s: --top 0 draws all)\n",
+			plan->nr_threads - plan->nr_shown,
+			plural(plan->nr_threads - plan->nr_shown, "thread",
+			       "threads"));
 	fprintf(ctx->out, "\nDrawn into %s.", ctx->svg_path);
 	if (merged)
-		fprintf(ctx->out, " %zu frames narrower than %g px are not drawn (their time is in their parents' width).",
-			merged, min_px);
+		fprintf(ctx->out, " %zu %s narrower than %g px %s not drawn (%s time is in %s width).",
+			merged, plural(merged, "frame", "frames"), min_px,
+			plural(merged, "is", "are"),
+			plural(merged, "its", "their"),
+			plural(merged, "its parent's", "their parents'"));
 	fputc('\n', ctx->out);
 	hint_swamped(fl, ctx->out);
-	return ferror(ctx->out) ? -EIO : 0;
+	return stream_error(ctx->out);
 }
 
 static int flame_output(void *priv, struct report_ctx *ctx)

@@ -51,7 +51,7 @@ static int print_folded(FILE *out, const struct fold_line *lines, size_t n)
 		if (us)
 			fprintf(out, "%s %" PRIu64 "\n", lines[i].stack, us);
 	}
-	return ferror(out) ? -EIO : 0;
+	return stream_error(out);
 }
 
 /* The kernel frames of a line: what follows "off-CPU;STATE;". */

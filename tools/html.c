@@ -791,8 +791,9 @@ static void write_trace_terms(struct html *h, FILE *f)
 	put_term(f, "Trace");
 	html_escape(f, ctx->path);
 	if (ctx->nr_paths > 1)
-		fprintf(f, " and the %u files of its rotation after it",
-			ctx->nr_paths - 1);
+		fprintf(f, " and the %u %s of its rotation after it",
+			ctx->nr_paths - 1,
+			plural(ctx->nr_paths - 1, "file", "files"));
 	fputs("</dd>\n", f);
 	put_term(f, "Host");
 	html_escape(f, info->hostname);
@@ -893,8 +894,9 @@ static void write_loss(struct html *h, FILE *f)
 		lost += c->lost + c->missing;
 	}
 	report_loss_warning(ctx, warning, sizeof(warning));
-	fprintf(f, "<h3>Events and loss</h3>\n<p class=\"sub\">%" PRIu64 " records read%s.</p>\n",
-		records, srecreader_trailer(ctx->reader, &totals) ? "" :
+	fprintf(f, "<h3>Events and loss</h3>\n<p class=\"sub\">%" PRIu64 " %s read%s.</p>\n",
+		records, plural(records, "record", "records"),
+		srecreader_trailer(ctx->reader, &totals) ? "" :
 		ctx->sel.has_end ? " (up to the end of the window)" :
 		" (the file has no trailer: the recording was cut short)");
 	if (warning[0]) {
@@ -1226,15 +1228,16 @@ static int html_output(void *priv, struct report_ctx *ctx)
 		ret = write_page(h);
 	if (ret)
 		return ret;
-	fprintf(ctx->out, "Wrote %s/index.html and %zu files beside it: open it in a browser (it needs no network).\n",
-		h->dir, h->nr_files - 1);
+	fprintf(ctx->out, "Wrote %s/index.html and %zu %s beside it: open it in a browser (it needs no network).\n",
+		h->dir, h->nr_files - 1,
+		plural(h->nr_files - 1, "file", "files"));
 	if (h->nr_seconds)
 		fprintf(ctx->out, "The busiest second%s, shown under the heat map:",
 			h->nr_seconds > 1 ? "s" : "");
 	for (i = 0; i < h->nr_seconds; i++)
 		fprintf(ctx->out, " %" PRIu64 "%s", h->seconds[i].second,
 			i + 1 < h->nr_seconds ? "," : "\n");
-	return ferror(ctx->out) ? -EIO : 0;
+	return stream_error(ctx->out);
 }
 
 static void html_free(void *priv)

@@ -285,6 +285,11 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 				   "--interval prints its series in time order: leave out --sort");
 		return -EINVAL;
 	}
+	if (o->interval && ctx->top_given) {
+		report_usage_error(&offcpu_report,
+				   "--interval prints every interval of the window: leave out --top (a shorter --range prints fewer)");
+		return -EINVAL;
+	}
 	if (o->has_max && o->min > o->max) {
 		char min[DURATION_LEN], max[DURATION_LEN];
 
@@ -452,13 +457,14 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 				 x->r.task->tid);
 		row = svg_bars_row(bars, label);
 		snprintf(title, sizeof(title),
-			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " intervals%s",
+			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " %s%s",
 			 label, row_uncertain(ctx, x) ? "~" : "",
 			 format_duration(dur, x->d.max),
 			 x->max_state,
 			 report_rel(ctx, x->max_start) / 1e9,
 			 x->max_cpu == CPU_NONE ? -1 :
 			 (int)x->max_cpu, x->d.count,
+			 plural(x->d.count, "interval", "intervals"),
 			 row_uncertain(ctx, x) ?
 			 " (it overlaps lost events)" : "");
 		svg_bars_add(bars, row,
@@ -534,10 +540,10 @@ static int draw_series(struct offcpu *o, size_t n)
 		if (!b->count)
 			continue;
 		snprintf(title, sizeof(title),
-			 "%.6f s: longest %s%s, %s %u in state %c; %" PRIu64 " intervals%s",
+			 "%.6f s: longest %s%s, %s %u in state %c; %" PRIu64 " %s%s",
 			 x, uncertain ? "~" : "", format_duration(dur, b->max),
 			 report_comm(b->task), b->task->tid, b->state,
-			 b->count,
+			 b->count, plural(b->count, "interval", "intervals"),
 			 uncertain ? " (it overlaps lost events)" : "");
 		svg_series_point(s, line, x, o->interval / 1e9, b->max / 1e6,
 				 title);
@@ -699,7 +705,8 @@ const struct report offcpu_report = {
 	"                       [start_s end_s count max_ns tid pid comm state\n"
 	"                       cpu uncertain], e.g. --interval 1s for each\n"
 	"                       second; the last ends with the window; at\n"
-	"                       most 1048576 of them\n"
+	"                       most 1048576 of them, all printed (not with\n"
+	"                       --top, --sort or --by)\n"
 	"  --cpu CPU            only intervals whose switch-out was on CPU\n"
 	"\n"
 	"Chart (--svg): the longest interval of each row, coloured by state;\n"

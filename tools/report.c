@@ -56,6 +56,7 @@ static const char common_help[] =
 	"                     0: all)\n"
 	FRONT_HELP_READING
 	"\n"
+	FRONT_HELP_COMBINE
 	"The drainer (schedrec record itself) is left out unless --pid or --tid\n"
 	"names it.  Censored intervals (cut by the start or end of the\n"
 	"recording or of --range) are shown apart and never counted in a\n"
@@ -64,8 +65,9 @@ static const char common_help[] =
 	"\n"
 	"Exit status: 0 done; 1 the trace is cut short or damaged (truncated,\n"
 	"no trailer, corrupt sections skipped, totals in the trailer that the\n"
-	"records do not match, a read error): what could be read is reported;\n"
-	"2 a usage error; 3 the trace cannot be read.\n";
+	"records do not match, a read error, a corrupt chunk with --strict):\n"
+	"what could be read is reported; 2 a usage error; 3 the trace cannot\n"
+	"be read or the output cannot be written.\n";
 
 static void print_list(FILE *f)
 {
@@ -272,7 +274,7 @@ int report_table_print(const struct report_ctx *ctx, struct table *tab,
 	else if (shown < n)
 		fprintf(ctx->out, "(%zu more row%s: --top 0 shows all)\n",
 			n - shown, n - shown == 1 ? "" : "s");
-	return ferror(ctx->out) ? -EIO : 0;
+	return stream_error(ctx->out);
 }
 
 int report_pairs_csv(const struct report_ctx *ctx,
@@ -410,8 +412,8 @@ size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
 	len = snprintf(buf, size, "WARNING: ");
 	if (total) {
 		len += snprintf(buf + len, size - len,
-				"%" PRIu64 " events lost in this window (",
-				total);
+				"%" PRIu64 " %s lost in this window (", total,
+				plural(total, "event", "events"));
 		len = loss_cpus(ctx, buf, size, len, start, end, false,
 				&unexplained);
 		if (len < size)
@@ -596,11 +598,17 @@ static void warn_anomalies(const struct report_ctx *ctx)
 	    schedmodel_losses(ctx->model, &losses))
 		return;
 	if (a->desyncs)
-		fprintf(stderr, "schedrec report: warning: %s: %llu switches do not follow from the ones before them on their CPU, though no event was lost: the numbers around them are approximate\n",
-			ctx->path, (unsigned long long)a->desyncs);
+		fprintf(stderr, "schedrec report: warning: %s: %llu %s not follow from the ones before %s on %s CPU, though no event was lost: the numbers around %s are approximate\n",
+			ctx->path, (unsigned long long)a->desyncs,
+			plural(a->desyncs, "switch does", "switches do"),
+			plural(a->desyncs, "it", "them"),
+			plural(a->desyncs, "its", "their"),
+			plural(a->desyncs, "it", "them"));
 	if (a->backwards)
-		fprintf(stderr, "schedrec report: warning: %s: %llu records are older than one before them\n",
-			ctx->path, (unsigned long long)a->backwards);
+		fprintf(stderr, "schedrec report: warning: %s: %llu %s older than one before %s\n",
+			ctx->path, (unsigned long long)a->backwards,
+			plural(a->backwards, "record is", "records are"),
+			plural(a->backwards, "it", "them"));
 }
 
 static int run_report(const struct report *r, struct front *fr,
@@ -656,7 +664,6 @@ int cmd_report(int argc, char **argv)
 	const struct report *r;
 	struct option *opts;
 	void *priv = NULL;
-	bool top_set = false;
 	char shortopts[32];
 	int key, ret, status;
 
@@ -702,7 +709,7 @@ int cmd_report(int argc, char **argv)
 		if (ret == -ENOENT)
 			ret = parse_output(&ctx, r, key, optarg);
 		if (ret == 1)
-			top_set = true;
+			ctx.top_given = true;
 		else if (ret == -ENOENT)
 			ret = r->parse ? r->parse(priv, &ctx, key, optarg) :
 					 -EINVAL;
@@ -714,7 +721,7 @@ int cmd_report(int argc, char **argv)
 	ctx.paths = fr.paths;
 	ctx.nr_paths = fr.nr_paths;
 	ctx.path = ctx.paths[0];
-	if (!top_set && !ctx.csv)
+	if (!ctx.top_given && !ctx.csv)
 		ctx.top = 20;
 	status = run_report(r, &fr, &ctx, priv);
 out:

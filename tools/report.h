@@ -38,6 +38,7 @@ struct report_ctx {
 	FILE *svg;			/* --svg's file, opened before the pass */
 	bool said;			/* an output error was printed */
 	unsigned int top;		/* rows at most, 0: all */
+	bool top_given;			/* --top was on the command line */
 	bool quiet;
 	bool strict;
 	bool loss_warned;		/* the CSV loss warning went to stderr */

@@ -210,7 +210,7 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 	struct report_ctx *ctx = s->ctx;
 	char dur[DURATION_LEN], comm[REPORT_COMM_TEXT_LEN];
 	size_t i, n, shown, limit;
-	uint64_t rest_held = 0, rest_count = 0;
+	uint64_t rest_held = 0, rest_preempted = 0, rest_count = 0;
 
 	pairs = task_pairs_of(pairs, s->usurpers.count, r->task, &n);
 	if (!n)
@@ -223,19 +223,24 @@ static void print_usurpers(struct states *s, const struct task_pair **pairs,
 		const struct task_pair *p = pairs[i];
 
 		if (shown) {
-			fprintf(ctx->out, "  %12s  %8" PRIu64 " preemptions  %s %u\n",
+			fprintf(ctx->out, "  %12s  %8" PRIu64 " %-11s  %s %u\n",
 				format_duration(dur, p->ns), p->count,
+				plural(p->count, "preemption", "preemptions"),
 				report_comm_text(p->other, comm),
 				p->other ? p->other->tid : 0);
 			shown--;
 			continue;
 		}
 		rest_held += p->ns;
+		rest_preempted += p->count;
 		rest_count++;
 	}
+	/* the rest summed, by time and by count, as the rows above */
 	if (rest_count)
-		fprintf(ctx->out, "  %12s  %" PRIu64 " others\n",
-			format_duration(dur, rest_held), rest_count);
+		fprintf(ctx->out, "  %12s  %8" PRIu64 " %-11s  %" PRIu64 " %s\n",
+			format_duration(dur, rest_held), rest_preempted,
+			plural(rest_preempted, "preemption", "preemptions"),
+			rest_count, plural(rest_count, "other", "others"));
 }
 
 static int print_text(struct states *s, struct ranked *v, size_t n)
@@ -295,7 +300,7 @@ static int print_text(struct states *s, struct ranked *v, size_t n)
 	}
 	table_free(tab);
 	free(pairs);
-	return ret ? ret : ferror(ctx->out) ? -EIO : 0;
+	return ret ? ret : stream_error(ctx->out);
 }
 
 static int print_states_csv(struct states *s, struct ranked *v, size_t n)

@@ -15,7 +15,8 @@
 
 struct tenancy_thread {
 	uint64_t *cpu_ns;	/* per CPU, NULL until it runs */
-	uint64_t total;
+	uint64_t total;		/* on the CPUs of --cpu */
+	uint64_t all;		/* on any CPU: what its shares are of */
 };
 
 struct tenancy {
@@ -32,16 +33,17 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 	struct tenancy *t = arg;
 	const struct report_ctx *ctx = t->ctx;
 	uint64_t len = iv->end - iv->start;
+	bool cpu = select_cpu(&ctx->sel, iv->cpu);
 	struct tenancy_thread *row;
 
-	if (!select_cpu(&ctx->sel, iv->cpu))
-		return;
 	if (!iv->task) {
-		t->idle_ns[iv->cpu] += len;
+		if (cpu)
+			t->idle_ns[iv->cpu] += len;
 		return;
 	}
 	if (!select_task(&ctx->sel, (struct task *)iv->task)) {
-		t->others_ns[iv->cpu] += len;
+		if (cpu)
+			t->others_ns[iv->cpu] += len;
 		return;
 	}
 	row = per_task_get(&t->threads, iv->task);
@@ -51,6 +53,10 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 		t->failed = true;
 		return;
 	}
+	/* time on the other CPUs too: is the thread pinned to these? */
+	row->all += len;
+	if (!cpu)
+		return;
 	row->cpu_ns[iv->cpu] += len;
 	row->total += len;
 }
@@ -118,7 +124,11 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? (double)part / whole : 0;
 }
 
-/* "1 99.5%, 0 0.5%": the CPUs a thread ran on, most first. */
+/*
+ * "cpu1 99.5%, cpu0 0.5%": the CPUs a thread ran on, most first, each as
+ * a share of its on-CPU time on all CPUs (with --cpu, the rest is on the
+ * others).
+ */
 static void cell_cpus(struct tenancy *t, struct table *tab,
 		      const struct tenancy_thread *row)
 {
@@ -143,16 +153,20 @@ static void cell_cpus(struct tenancy *t, struct table *tab,
 			len += snprintf(buf + len, sizeof(buf) - len,
 					", others %.1f%%",
 					100 * share(row->total - done,
-						    row->total));
+						    row->all));
 			break;
 		}
 		used[pick] = true;
 		done += best;
 		len += snprintf(buf + len, sizeof(buf) - len, "%scpu%u %.1f%%",
 				shown ? ", " : "", pick,
-				100 * share(best, row->total));
+				100 * share(best, row->all));
 		shown++;
 	}
+	if (used && row->all > row->total)
+		snprintf(buf + len, sizeof(buf) - len,
+			 ", CPUs not selected %.1f%%",
+			 100 * share(row->all - row->total, row->all));
 	free(used);
 	table_str(tab, buf);
 }
@@ -284,9 +298,11 @@ static int print_cpus(struct tenancy *t)
 		for (; i < n; i++)
 			rest += v[i].ns;
 		if (shown < n)
-			fprintf(ctx->out, "  %6.1f%%  %12s  %zu other threads\n",
+			fprintf(ctx->out, "  %6.1f%%  %12s  %zu %s\n",
 				100 * share(rest, window),
-				format_duration(dur, rest), n - shown);
+				format_duration(dur, rest), n - shown,
+				plural(n - shown, "other thread",
+				       "other threads"));
 		if (t->others_ns[cpu])
 			fprintf(ctx->out, "  %6.1f%%  %12s  %s\n",
 				100 * share(t->others_ns[cpu], window),
@@ -294,7 +310,7 @@ static int print_cpus(struct tenancy *t)
 				others_label(ctx, drainer, sizeof(drainer)));
 		free(v);
 	}
-	return ferror(ctx->out) ? -EIO : 0;
+	return stream_error(ctx->out);
 }
 
 /* The on-CPU time of every thread on @cpu, selected or not. */
@@ -355,7 +371,7 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 			table_u64(tab, cpu);
 			report_cells_thread(tab, v[i].task);
 			table_duration(tab, row->cpu_ns[cpu]);
-			table_share(tab, share(row->cpu_ns[cpu], row->total));
+			table_share(tab, share(row->cpu_ns[cpu], row->all));
 			table_share(tab, share(row->cpu_ns[cpu], window));
 		}
 	}
@@ -404,7 +420,7 @@ static int draw(struct tenancy *t, struct ranked *v, size_t n)
 			snprintf(title, sizeof(title),
 				 "%s on CPU %u: %s (%.1f%% of its on-CPU time)",
 				 label, cpu, format_duration(dur, r->cpu_ns[cpu]),
-				 100 * share(r->cpu_ns[cpu], r->total));
+				 100 * share(r->cpu_ns[cpu], r->all));
 			svg_bars_add(bars, row, cpu, r->cpu_ns[cpu] / 1e6,
 				     title);
 		}
@@ -461,20 +477,23 @@ const struct report tenancy_report = {
 	"\n"
 	"Text: per thread, ON-CPU (its on-CPU time), OF-WINDOW (that time as\n"
 	"a share of the window) and the CPUs it ran on with the share of its\n"
-	"on-CPU time on each; then per CPU the time of threads and idle, and\n"
-	"its --top threads, the rest summed.  \"not known\" is time nobody\n"
-	"can be given: events were lost, or no switch on that CPU shows who\n"
-	"ran there.\n"
+	"on-CPU time (on all CPUs) on each; then per CPU the time of threads\n"
+	"and idle, and its --top threads, the rest summed.  \"not known\" is\n"
+	"time nobody can be given: events were lost, or no switch on that CPU\n"
+	"shows who ran there.\n"
 	"\n"
 	"CSV columns, a row per (CPU, thread), one per CPU that idled and one\n"
 	"per CPU with time not known:\n"
 	"  cpu tid pid comm  the thread (tid 0, comm <idle>: the CPU idling;\n"
 	"                    tid and pid -1, comm <not known>: not known)\n"
 	"  oncpu_ns          its time on that CPU in the window\n"
-	"  thread_share      of the thread's on-CPU time, the part on this CPU\n"
+	"  thread_share      of the thread's on-CPU time on all CPUs in the\n"
+	"                    window, the part on this CPU\n"
 	"  cpu_share         of the window, the part it had this CPU\n"
 	"\n"
-	"--cpu: only those CPUs (time elsewhere is not counted).\n"
+	"--cpu: only those CPUs' rows and time; a thread's shares stay of its\n"
+	"time on all CPUs, so with --cpu 1 a share of 1.0 says it ran on\n"
+	"CPU 1 only (\"CPUs not selected\" in text is the rest).\n"
 	"\n"
 	"Chart (--svg): a bar per thread, one colour per CPU.\n",
 	.examples =

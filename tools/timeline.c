@@ -631,7 +631,7 @@ static int print_table(struct timeline *tl)
 	else if (tl->nr_rows < tl->rows_seen)
 		fprintf(ctx->out, "(%" PRIu64 " more intervals: --top 0 shows up to %u, --csv all)\n",
 			tl->rows_seen - tl->nr_rows, TEXT_ROWS_MAX);
-	return ferror(ctx->out) ? -EIO : 0;
+	return stream_error(ctx->out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -909,14 +909,16 @@ static void draw_merged(FILE *f, const struct timeline *tl,
 	if (l->by_state) {
 		task_label(who, sizeof(who), l->task);
 		snprintf(title, sizeof(title),
-			 "%s, %.6f-%.6f s: %u intervals merged (shorter than a pixel), mostly %s",
+			 "%s, %.6f-%.6f s: %u %s merged (shorter than a pixel), mostly %s",
 			 who, report_rel(tl->ctx, start) / 1e9,
-			 report_rel(tl->ctx, end) / 1e9, run.count, contents);
+			 report_rel(tl->ctx, end) / 1e9, run.count,
+			 plural(run.count, "interval", "intervals"), contents);
 	} else {
 		snprintf(title, sizeof(title),
-			 "CPU %u, %.6f-%.6f s: %u intervals merged (shorter than a pixel), busiest: %s; busy %.0f%%",
+			 "CPU %u, %.6f-%.6f s: %u %s merged (shorter than a pixel), busiest: %s; busy %.0f%%",
 			 l->cpu, report_rel(tl->ctx, start) / 1e9,
-			 report_rel(tl->ctx, end) / 1e9, run.count, contents,
+			 report_rel(tl->ctx, end) / 1e9, run.count,
+			 plural(run.count, "interval", "intervals"), contents,
 			 100.0 * run.busy / (end > start ? end - start : 1));
 	}
 	x = x_of(p, start);
@@ -1033,8 +1035,9 @@ static void draw_losses(FILE *f, const struct timeline *tl,
 		x = x_of(p, losses[i].first);
 		w = x_of(p, losses[i].last) - x;
 		snprintf(title, sizeof(title),
-			 "CPU %u: %" PRIu64 " events lost between %s and %s s: who ran is not known",
+			 "CPU %u: %" PRIu64 " %s lost between %s and %s s: who ran is not known",
 			 cpu, losses[i].count,
+			 plural(losses[i].count, "event", "events"),
 			 format_seconds(a, report_rel(tl->ctx, losses[i].first), 6),
 			 format_seconds(b, report_rel(tl->ctx, losses[i].last), 6));
 		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"url(#lost)\" stroke=\"#%06x\"><title>",
@@ -1311,8 +1314,9 @@ static unsigned int draw_legend(FILE *f, const struct timeline *tl,
 		legend_entry(&c, svg_hash_colour(procs[i].key), label, title);
 	}
 	if (n > LEGEND_PROCESSES) {
-		snprintf(label, sizeof(label), "(%zu more processes)",
-			 n - LEGEND_PROCESSES);
+		snprintf(label, sizeof(label), "(%zu more %s)",
+			 n - LEGEND_PROCESSES,
+			 plural(n - LEGEND_PROCESSES, "process", "processes"));
 		c.x += 4;
 		if (f)
 			svg_text(f, c.x, c.y + 11, 12, "start", label, NULL);
@@ -1550,10 +1554,12 @@ static int draw(struct timeline *tl, const char *title)
 			draw_arrow(f, tl, &c.plot, &tl->arrows[i], c.cpu_y,
 				   c.thread_y);
 		if (tl->nr_thread_lanes > c.nr_lanes || tl->threads_left_out) {
+			size_t more = tl->nr_thread_lanes - c.nr_lanes +
+				      tl->threads_left_out;
+
 			snprintf(note, sizeof(note),
-				 "(%zu more threads have no lane: narrow the selection with --pid, --tid or --comm)",
-				 tl->nr_thread_lanes - c.nr_lanes +
-				 (size_t)tl->threads_left_out);
+				 "(%zu more %s no lane: narrow the selection with --pid, --tid or --comm)",
+				 more, plural(more, "thread has", "threads have"));
 			svg_text(f, MARGIN, axis_y + 50, 11, "start", note,
 				 NULL);
 		}

@@ -21,8 +21,10 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "record", cmd_record, "record scheduling events into a trace file" },
 	{ "status", cmd_status, "show the module's state and per-CPU counters" },
-	{ "report", cmd_report, "report on a trace: off-CPU, tenancy, states, latency" },
-	{ "export", cmd_export, "write a trace for Perfetto, SchedDisplay or as CSV" },
+	{ "report", cmd_report, "report on a trace: offcpu, tenancy, states, latency,\n"
+	  "           heatmap, timeline, folded, flame, html" },
+	{ "export", cmd_export, "write a trace for Perfetto, SchedDisplay (schedlog),\n"
+	  "           as CSV, or as OpenMetrics for Prometheus" },
 };
 
 void cmd_error(const char *verb, int err, const char *fmt, ...)

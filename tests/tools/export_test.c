@@ -651,4 +651,40 @@ TEST_F(export, outputs_checked_first)
 	EXPECT_FALSE(workdir_has(&self->w, "c.svg"));
 }
 
+/*
+ * A table longer than stdio's buffer fails while it is written, not at the
+ * flush after it: the reason is said all the same, in CSV and in text.
+ */
+TEST_F(export, full_disk_said_of_long_tables)
+{
+	char text[64 * 1024], msg[256];
+	size_t len = 0;
+	int tid, fields;
+
+	for (tid = 100; tid <= 400; tid++)
+		len += snprintf(text + len, sizeof(text) - len,
+				"thread %d %d worker-%d\n", tid, tid, tid);
+	for (tid = 100; tid < 400; tid++)
+		len += snprintf(text + len, sizeof(text) - len,
+				"%dus cpu0 switch %d S %d\n", 10 * tid, tid,
+				tid + 1);
+	ASSERT_GT(sizeof(text) - 1, len);
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg)))
+		TH_LOG("tracegen: %s", msg);
+	/* a row for each of threads 100 to 400: some 12 KB, past BUFSIZ */
+	ASSERT_EQ(0, RUN("$S report offcpu run.srec --csv | wc -l -c"));
+	fields = sscanf(self->w.out, "%d %zu", &tid, &len);
+	ASSERT_EQ(2, fields);
+	EXPECT_EQ(302, tid);
+	EXPECT_LT(BUFSIZ, len);
+	if (access("/dev/full", W_OK))
+		return;
+	EXPECT_EQ(3, RUN("$S report offcpu run.srec --csv >/dev/full"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write the report: No space left on device"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(3, RUN("$S report tenancy run.srec --top 0 >/dev/full"));
+	EXPECT_NE(NULL, strstr(self->w.err, "No space left on device"))
+		TH_LOG("%s", self->w.err);
+}
+
 TEST_HARNESS_MAIN

@@ -512,7 +512,8 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 			arg(&c, "--svg=%s/out.svg", dir);
 		else if (mode == CSV)
 			arg(&c, "--csv");
-		if (chance(&st, 20))
+		/* not with --interval, which prints every bucket */
+		if (chance(&st, 20) && strcmp(var->options, "--interval"))
 			arg(&c, "--top=%u",
 			    (unsigned int)below(&st, 3) * 50);
 		add_selection(&c, &f, &st);

@@ -378,11 +378,11 @@ static const char *ticks_problem(const double *v, size_t n, double max)
 	return NULL;
 }
 
-/* A bar chart of one row per value, keyed 'S', rendered. */
+/* A bar chart of one row per value, keyed 'S', rendered; not of times. */
 static char *bars_of(const double *values, size_t n, double max,
 		     const struct svg_frame *frame)
 {
-	struct svg_bars *b = svg_bars_new("values", "ms");
+	struct svg_bars *b = svg_bars_new("values", "n");
 	struct memout m;
 	char label[32];
 	size_t i, row;
@@ -452,6 +452,58 @@ TEST(bar_widths_follow_the_values)
 	/* the largest total fills the plot: most of 1200 px */
 	EXPECT_LT(600, attr(r1, "width") + attr(s1, "width"));
 	EXPECT_GT(1200, attr(s1, "x") + attr(s1, "width"));
+	free(m.buf);
+}
+
+/* The text after the bar of the row labelled @row, or NULL. */
+static const char *row_total(const char *doc, const char *row)
+{
+	char *needle;
+	const char *t;
+
+	if (asprintf(&needle, ">%s</text>", row) < 0)
+		return NULL;
+	t = strstr(doc, needle);
+	free(needle);
+	t = t ? strstr(t, "</rect>\n<text") : NULL;
+	return t ? t + strlen("</rect>\n") : NULL;
+}
+
+TEST(times_are_written_in_a_unit_that_suits_them)
+{
+	/* the longest off-CPU interval of a hackbench thread, and a short one */
+	struct svg_bars *b = svg_bars_new("Longest", "ms");
+	const char *longest, *shortest, *end;
+	double v[64], right;
+	struct memout m;
+	size_t n;
+
+	svg_bars_add(b, svg_bars_row(b, "long 1"), 'S', 20531.799, NULL);
+	svg_bars_add(b, svg_bars_row(b, "short 2"), 'S', 0.0425, NULL);
+	ASSERT_NE(NULL, mem_open(&m));
+	ASSERT_EQ(0, svg_bars_write(b, m.f, NULL));
+	svg_bars_free(b);
+	mem_close(&m);
+	ASSERT_WELL_FORMED(m.buf);
+
+	/* as the text tables write them, whole: no ellipsis */
+	longest = row_total(m.buf, "long 1");
+	shortest = row_total(m.buf, "short 2");
+	ASSERT_NE(NULL, longest);
+	ASSERT_NE(NULL, shortest);
+	EXPECT_EQ(longest, text_tag(m.buf, "20.532 s")) TH_LOG("%.80s", longest);
+	EXPECT_EQ(shortest, text_tag(m.buf, "42.500 us"));
+	EXPECT_EQ(NULL, strstr(m.buf, ELLIPSIS));
+	/* the longest bar's total ends within the chart: 8 characters */
+	right = attr(longest, "x") + 8 * 0.6 * attr(longest, "font-size");
+	EXPECT_GE(1200 - 10, right) TH_LOG("ends at %g px", right);
+	/* the axis in s: 0, 2, ... 20, captioned s; the tooltips keep ms */
+	n = ticks(m.buf, v, ARRAY_SIZE(v));
+	EXPECT_EQ(NULL, ticks_problem(v, n, 20.531799));
+	end = strstr(m.buf, " class=\"tick\">");
+	ASSERT_NE(NULL, end);
+	EXPECT_NE(NULL, strstr(end, "text-anchor=\"middle\" fill=\"#555555\">s</text>"));
+	EXPECT_NE(NULL, titled(m.buf, "long 1: S: 20531.799 ms"));
 	free(m.buf);
 }
 
@@ -649,7 +701,7 @@ TEST(warning_is_red_and_on_top)
 	EXPECT_EQ(1, count_matches(svg, WARNING_FILL));
 	EXPECT_NE(NULL, text_tag(svg, "run.srec 0-30 s"));
 	EXPECT_NE(NULL, text_tag(svg, "values"));
-	row = titled(svg, "row 0: S: 10 ms");
+	row = titled(svg, "row 0: S: 10 n");
 	ASSERT_NE(NULL, row);
 	EXPECT_GT(attr(row, "y"), attr(warning, "y"));
 	free(svg);

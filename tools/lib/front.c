@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "front.h"
+#include "table.h"
 #include "timefmt.h"
 #include "tracepass.h"
 
@@ -219,10 +220,14 @@ bool front_output_is_input(const struct front *f, const char *option,
 
 int front_flush_error(FILE *f)
 {
+	int before = errno;
+
 	errno = 0;
 	if (fflush(f))
 		return errno ? -errno : -EIO;
-	return ferror(f) ? -EIO : 0;
+	/* nothing was left to write: an earlier write failed, if any */
+	errno = before;
+	return stream_error(f);
 }
 
 bool front_window_after_end(const struct front *f)

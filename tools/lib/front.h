@@ -42,9 +42,17 @@ enum {
 	"  --comm REGEX       only threads whose name (at the time) matches this\n" \
 	"                     POSIX extended regex\n"
 #define FRONT_HELP_READING						\
-	"  --strict           a corrupt chunk in the trace is an error\n" \
+	"  --strict           a corrupt chunk in the trace is an error that\n" \
+	"                     ends the reading (exit status 1), not a warning\n" \
+	"                     and a skip\n"					\
 	"  -q, --quiet        no warnings or progress on stderr\n"	\
 	"  -h, --help         this text\n"
+/* How the selections combine; after the options. */
+#define FRONT_HELP_COMBINE						\
+	"--pid and --tid add threads (a thread is kept if either names it);\n" \
+	"--comm, --cpu and --range narrow what is kept: --pid 10 --tid 12\n" \
+	"keeps process 10 and thread 12, --pid 10 --comm '^w' only the\n" \
+	"threads of process 10 whose name starts with w.\n"
 
 /*
  * A run of `schedrec VERB NAME [OPTIONS] TRACE...`.  The front's context

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "svg.h"
+#include "timefmt.h"
 #include "utf8.h"
 
 #define DEFAULT_WIDTH	1200
@@ -32,7 +33,8 @@
 
 #define ROW_HEIGHT	20
 #define BAR_HEIGHT	14
-#define TOTAL_WIDTH	90	/* right of the bars, for each row's total */
+#define TOTAL_GAP	4	/* between a bar and its total */
+#define TOTAL_WIDTH	40	/* right of the bars for the totals, at least */
 #define PLOT_HEIGHT	320	/* of histograms and time series */
 #define TICK_GAP_X	80	/* the least distance between ticks, px */
 #define TICK_GAP_Y	40
@@ -1150,6 +1152,58 @@ void svg_bars_add(struct svg_bars *b, size_t row, int key, double value,
 	b->keys[k].max = max_double(b->keys[k].max, segment->value);
 }
 
+static const char *const time_units[] = { "ns", "us", "ms", "s" };
+
+/* Which of time_units @unit is, or -1: a chart of times. */
+static int time_unit(const char *unit)
+{
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(time_units); i++)
+		if (!strcmp(unit, time_units[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * The unit of an axis of times up to @max @unit: the largest in which
+ * @max is 1 or more (20000 ms are 20 s), and *@div, what divides values
+ * in @unit to it.  @unit itself when it is not a time.
+ */
+static const char *axis_unit(const char *unit, double max, double *div)
+{
+	int i = time_unit(unit);
+
+	*div = 1;
+	if (i < 0)
+		return unit;
+	while (i + 1 < (int)ARRAY_SIZE(time_units) && max / *div >= 1000) {
+		*div *= 1000;
+		i++;
+	}
+	return time_units[i];
+}
+
+/*
+ * A row's total as written after its bar: a time in the unit that suits
+ * it, as the text tables print it (20.532 s, not 20531.799 ms), when the
+ * chart's unit is ns, us, ms or s; else the number and the unit.
+ */
+static void bars_total_text(char *buf, size_t size,
+			    const struct svg_bars *b, double total)
+{
+	int unit = time_unit(b->unit);
+	double ns = total * pow(1000, unit);
+	char number[64];
+
+	if (unit >= 0 && ns < 1e19) {
+		snprintf(buf, size, "%s", format_duration(number, llround(ns)));
+		return;
+	}
+	format_value(number, sizeof(number), total);
+	snprintf(buf, size, "%s%s%s", number, *b->unit ? " " : "", b->unit);
+}
+
 /* Row @i: its label, its segments from @x0 and its total after them. */
 static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 			  double y, double x0, double scale, unsigned int width)
@@ -1164,7 +1218,7 @@ static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 	const struct bar_segment *s;
 	const struct legend_key *k;
 	double done = 0, x;
-	char text[160], number[64];
+	char text[160];
 	size_t j;
 
 	/* the row's tooltip for whatever in it has none of its own */
@@ -1196,18 +1250,33 @@ static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 		fputs("</rect>\n", f);
 		done += s->value;
 	}
-	format_value(number, sizeof(number), row->total);
-	snprintf(text, sizeof(text), "%s%s%s", number, *b->unit ? " " : "",
-		 b->unit);
-	x = x0 + row->total * scale + 4;
+	bars_total_text(text, sizeof(text), b, row->total);
+	x = x0 + row->total * scale + TOTAL_GAP;
 	text_fit(f, &total, x, y + 14, text, width - MARGIN - x, NULL);
 	fputs("</g>\n", f);
+}
+
+/* The room right of the plot that the widest row total needs, px. */
+static double bars_total_width(const struct svg_bars *b)
+{
+	double w = TOTAL_WIDTH;
+	char text[160];
+	size_t i;
+
+	for (i = 0; i < b->nr_rows; i++) {
+		bars_total_text(text, sizeof(text), b, b->rows[i].total);
+		w = max_double(w, text_width(text, TICK_SIZE) + TOTAL_GAP +
+			       MARGIN + 1);
+	}
+	return w;
 }
 
 int svg_bars_write(const struct svg_bars *b, FILE *f,
 		   const struct svg_frame *frame)
 {
 	double label_w = 0, max_total = 0, x0, plot_w, top, axis_y, legend_y;
+	double div;
+	const char *unit;
 	struct legend lg;
 	struct header h;
 	struct ticks t;
@@ -1230,10 +1299,12 @@ int svg_bars_write(const struct svg_bars *b, FILE *f,
 	/* labels take what they need, but leave most of it to the bars */
 	label_w = min_double(max_double(label_w + 12, 60), h.width * 0.3);
 	x0 = MARGIN + label_w;
-	plot_w = h.width - TOTAL_WIDTH - x0;
+	plot_w = h.width - min_double(bars_total_width(b), h.width * 0.3) -
+		 x0;
 	if (!drawable(max_total))
 		max_total = 1;
-	ticks_choose(&t, 0, max_total, plot_w, TICK_GAP_X, true);
+	unit = axis_unit(b->unit, max_total, &div);
+	ticks_choose(&t, 0, max_total / div, plot_w, TICK_GAP_X, true);
 	top = h.height;
 	axis_y = top + b->nr_rows * ROW_HEIGHT;
 	legend_y = axis_y + AXIS_BAND;
@@ -1243,7 +1314,7 @@ int svg_bars_write(const struct svg_bars *b, FILE *f,
 	svg_open(f, h.width, legend_y + lines * LEGEND_LINE + MARGIN,
 		 h.title);
 	header_draw(f, &h);
-	x_axis(f, &t, 0, max_total, x0, plot_w, top, axis_y, b->unit);
+	x_axis(f, &t, 0, max_total / div, x0, plot_w, top, axis_y, unit);
 	for (i = 0; i < b->nr_rows; i++)
 		bars_row_draw(f, b, i, top + i * ROW_HEIGHT, x0,
 			      plot_w / max_total, h.width);

@@ -119,7 +119,10 @@ void svg_line(FILE *f, double x1, double y1, double x2, double y2,
  * order of the keys, widths proportional to their values on a common
  * scale (the largest row total fills the plot), with an x axis labelled in
  * @unit and a legend of the keys that were used.  Rows are drawn in the
- * order they were added.
+ * order they were added, each with its total after its bar, room kept
+ * for the widest.  A @unit of time (ns, us, ms or s) is a time: the axis
+ * is in the unit that suits the largest total (s from 1000 ms), and
+ * totals are written as the text tables write times ("20.532 s").
  */
 struct svg_bars;
 

@@ -319,5 +319,17 @@ int table_print(const struct table *t, FILE *f, bool csv)
 			print_text_line(f, t, cells);
 	}
 	free(cells);
-	return ferror(f) ? -EIO : 0;
+	return stream_error(f);
+}
+
+int stream_error(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	/*
+	 * stdio keeps the error flag, not the errno: the write that failed
+	 * set it, and a full buffer is written again (and fails again) on
+	 * every later one, so errno still tells why.
+	 */
+	return errno ? -errno : -EIO;
 }

@@ -64,8 +64,14 @@ void table_none(struct table *t);
 
 size_t table_rows(const struct table *t);
 
-/* 0, -ENOMEM if a cell could not be stored, or -EIO on a write error. */
+/* 0, -ENOMEM if a cell could not be stored, or -errno of a write error. */
 int table_print(const struct table *t, FILE *f, bool csv);
+
+/*
+ * 0, or what failed a write to @f (ferror()) as -errno: -ENOSPC, -EPIPE...;
+ * -EIO when that is not known.
+ */
+int stream_error(FILE *f);
 
 /* A CSV field, quoted if it must be. */
 void csv_field(FILE *f, const char *s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Durations and times as users write and read them: parsing of "500ms",
- * "12.5:13" and "3,5-7", and printing with a unit.
+ * "12.5:13" and "3,5-7", and printing with a unit; counts with their noun.
  */
 #ifndef SCHEDREC_TIMEFMT_H
 #define SCHEDREC_TIMEFMT_H
@@ -50,5 +50,12 @@ char *format_duration(char buf[DURATION_LEN], uint64_t ns);
 
 /* Seconds with @decimals decimals (at most 9), signed: "-0.000012". */
 char *format_seconds(char buf[SECONDS_LEN], int64_t ns, int decimals);
+
+/* The noun for @n of it: plural(n, "interval", "intervals"). */
+static inline const char *plural(uint64_t n, const char *one,
+				 const char *many)
+{
+	return n == 1 ? one : many;
+}
 
 #endif /* SCHEDREC_TIMEFMT_H */
