@@ -206,7 +206,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 {
 	struct openmetrics *om = arg;
 	const struct selection *sel = &om->ctx->sel;
-	uint64_t len = iv->end - iv->start;
+	uint64_t len = iv->end - iv->iv_start;
 	unsigned int k = state_index(iv->state);
 	struct om_row *rows[2];
 	int i;
@@ -214,13 +214,20 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 	if (sel->cpus && (iv->out_cpu == CPU_NONE ||
 			  !select_cpu(sel, iv->out_cpu)))
 		return;
+	/* time to each part's name */
 	if (!rows_of(om, iv->task, rows))
 		return;
+	for (i = 0; i < 2; i++)
+		rows[i]->offcpu[k] += iv->end - iv->start;
+	/*
+	 * the interval, once and whole, to the name it began with; a
+	 * censored one is a lower bound: never a maximum
+	 */
+	if ((iv->flags & IV_CONTINUED) ||
+	    (iv->iv_flags & (IV_CUT_START | IV_CUT_END)) ||
+	    !rows_of(om, iv->iv_task, rows))
+		return;
 	for (i = 0; i < 2; i++) {
-		rows[i]->offcpu[k] += len;
-		/* a censored interval is a lower bound: never a maximum */
-		if (iv->flags & (IV_CUT_START | IV_CUT_END))
-			continue;
 		rows[i]->intervals[k]++;
 		if (len > rows[i]->max[k])
 			rows[i]->max[k] = len;

@@ -178,11 +178,11 @@ static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
 	b->count++;
 	if (len >= b->max) {
 		b->max = len;
-		b->start = iv->start;
-		b->task = iv->task;
+		b->start = iv->iv_start;
+		b->task = iv->iv_task;
 		b->cpu = iv->out_cpu;
 		b->state = iv->state;
-		b->uncertain = iv->flags & IV_UNCERTAIN;
+		b->uncertain = iv->iv_flags & IV_UNCERTAIN;
 	}
 }
 
@@ -201,17 +201,19 @@ static inline __attribute__((always_inline)) void
 count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 {
 	const struct selection *sel = &o->ctx->sel;
-	uint64_t len = iv->end - iv->start;
+	uint64_t len = iv->end - iv->iv_start;
 	struct offcpu_row *row;
 
-	if (!select_task(sel, (struct task *)iv->task))
+	/* renamed during an interval: it counts once, whole, at its end */
+	if ((iv->flags & IV_CONTINUED) ||
+	    !select_task(sel, (struct task *)iv->iv_task))
 		return;
 	if (sel->cpus && (iv->out_cpu == CPU_NONE ||
 			  !select_cpu(sel, iv->out_cpu)))
 		return;
 	if (len < o->min || (o->has_max && len > o->max))
 		return;
-	if (!(iv->flags & (IV_CUT_START | IV_CUT_END)) && o->interval) {
+	if (!(iv->iv_flags & (IV_CUT_START | IV_CUT_END)) && o->interval) {
 		if (!o->series_start) {
 			uint64_t end;
 
@@ -220,35 +222,35 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 		}
 		add_to_series(o, iv, len);
 	}
-	row = row_of(o, iv->task);
+	row = row_of(o, iv->iv_task);
 	if (!row) {
 		o->failed = true;
 		return;
 	}
 	row->r.used = true;
-	count_thread(o, row, iv->task);
-	if (iv->flags & (IV_CUT_START | IV_CUT_END)) {
+	count_thread(o, row, iv->iv_task);
+	if (iv->iv_flags & (IV_CUT_START | IV_CUT_END)) {
 		row->censored++;
 		if (len > row->censored_max)
 			row->censored_max = len;
 		return;
 	}
 	durstats_add(&row->d, len);
-	if ((iv->flags & IV_UNCERTAIN) &&
+	if ((iv->iv_flags & IV_UNCERTAIN) &&
 	    (!row->has_uncertain || len < row->uncertain_min)) {
 		row->has_uncertain = true;
 		row->uncertain_min = len;
 	}
 	if (row->d.count == 1 || len > row->max_end - row->max_start) {
-		row->max_start = iv->start;
+		row->max_start = iv->iv_start;
 		row->max_end = iv->end;
-		row->max_task = iv->task;
+		row->max_task = iv->iv_task;
 		row->max_cpu = iv->out_cpu;
 		row->max_state = iv->state;
-		row->max_uncertain = iv->flags & IV_UNCERTAIN;
+		row->max_uncertain = iv->iv_flags & IV_UNCERTAIN;
 	} else if (len == row->max_end - row->max_start) {
 		/* as long: the longest is uncertain if either is */
-		row->max_uncertain |= iv->flags & IV_UNCERTAIN;
+		row->max_uncertain |= iv->iv_flags & IV_UNCERTAIN;
 	}
 }
 
@@ -328,7 +330,10 @@ static int compare_rows(const struct report_row *a, const struct report_row *b,
 		return kx > ky ? -1 : 1;
 	if (x->censored_max != y->censored_max)
 		return x->censored_max > y->censored_max ? -1 : 1;
-	return a->task->tid < b->task->tid ? -1 : a->task->tid > b->task->tid;
+	if (a->task->tid != b->task->tid)
+		return a->task->tid < b->task->tid ? -1 : 1;
+	/* names of one thread with equal keys: the older first */
+	return a->task->id < b->task->id ? -1 : a->task->id > b->task->id;
 }
 
 static void table_columns(struct offcpu *o, struct table *t)

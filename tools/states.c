@@ -177,7 +177,10 @@ static int compare_ranked(const void *a, const void *b)
 
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
-	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
+	if (x->task->tid != y->task->tid)
+		return x->task->tid < y->task->tid ? -1 : 1;
+	/* names of one thread with equal keys: the older first */
+	return x->task->id < y->task->id ? -1 : x->task->id > y->task->id;
 }
 
 /* The threads seen, most CPU demand (on CPU or runnable) first. */

@@ -539,19 +539,24 @@ static void on_latency(void *arg, const struct latency_ev *ev)
 {
 	struct timeline *tl = arg;
 	const struct selection *sel = &tl->ctx->sel;
+	struct latency_ev in = *ev;
 	struct timeline_thread *th;
 
+	/* drawn where it ends: under the name the thread has at its switch-in */
+	in.task = schedmodel_task_of(tl->ctx->model, ev->task->tid);
+	if (!in.task)
+		in.task = ev->task;
 	if (ev->kind != LATENCY_WAKEUP ||
-	    !select_task(sel, (struct task *)ev->task))
+	    !select_task(sel, (struct task *)in.task))
 		return;
 	start_lanes(tl);
-	th = thread_of(tl, ev->task);
+	th = thread_of(tl, in.task);
 	if (!th)
 		return;
 	if (th->pending.set && th->pending.end == ev->end)
-		flush_pending(tl, ev->task, th, ev->start);
+		flush_pending(tl, in.task, th, ev->start);
 	if (tl->wakeups && ev->cpu < tl->nr_cpus && select_cpu(sel, ev->cpu))
-		add_arrow(tl, ev);
+		add_arrow(tl, &in);
 }
 
 static int timeline_start(void *priv, struct report_ctx *ctx)

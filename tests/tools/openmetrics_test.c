@@ -40,7 +40,8 @@
  * (runqueue latency 1 us), and woken twice: 2 us after, then 1.999 us
  * after (either side of a bucket's edge); worker (101) is woken 4 us
  * before it runs; io (102) is renamed tmp, then io again while it sleeps
- * (two tasks of the same labels: one series), preempted by a thread whose
+ * (its sleep's 10 us under tmp a series of its own; io's two tasks have
+ * the same labels: one series), preempted by a thread whose
  * process is not known (300); a thread named with a quote, a backslash and
  * a byte that is not UTF-8 (201); events are lost on CPU 1; the drainer
  * (900) runs on CPU 3.
@@ -91,7 +92,7 @@ static const char trace_text[] =
 	"end 1ms\n";
 
 /* The threads of trace_text under their labels, and its processes. */
-#define TRACE_THREADS	7
+#define TRACE_THREADS	8
 #define TRACE_PROCESSES	4
 
 /* 201's comm as a label reads back: the byte 0xff is U+00FF */
@@ -373,7 +374,7 @@ TEST_F(om, top_limits)
 {
 	make_reports(_metadata, &self->w, "all", "");
 	ASSERT_EQ(0, RUN("$S export openmetrics run.srec --top 2 >t.prom"));
-	EXPECT_NE(NULL, strstr(self->w.err, "the 2 most active of 7 threads and 2 of 4 processes written (--top 2; --top 0 writes all)"));
+	EXPECT_NE(NULL, strstr(self->w.err, "the 2 most active of 8 threads and 2 of 4 processes written (--top 2; --top 0 writes all)"));
 	PROMTOOL("t.prom");
 	CHECK("top t.prom all 2");
 	ASSERT_EQ(0, RUN("$S export openmetrics run.srec --top 3 -q >t.prom"));

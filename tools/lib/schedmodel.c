@@ -57,11 +57,22 @@ struct thread {
 	char state;		/* at switch-out */
 	bool waker_irq;
 	bool waiting;		/* on @rq_cpu's list of runnable waiters */
+	bool born_known;	/* in the start snapshot, or forked at @born */
+	uint64_t born;		/* 0: before the recording */
 	uint32_t cpu;		/* ON: running there; OFF: switched out there */
 	uint64_t since;
 	struct task *task;
 	uint64_t wake_ts;	/* first wakeup since switch-out, 0: none */
 	struct task *waker;	/* who woke it, NULL: irq or unknown */
+	struct task *wake_task;	/* its name at @wake_ts */
+	struct task *out_task;	/* its name at its switch-out */
+	/*
+	 * Off CPU and renamed meanwhile: the part under the present name
+	 * began at @piece (0: not renamed), and the first part in the
+	 * window was @iv_task's (NULL: none yet).
+	 */
+	uint64_t piece;
+	struct task *iv_task;
 	uint32_t rq_cpu;	/* waiting runnable on this CPU... */
 	uint64_t rq_since;	/* ...since then */
 	struct thread *rq_prev, *rq_next;
@@ -75,6 +86,8 @@ struct cpu {
 				 * shows as prev ran since @since
 				 */
 	bool seen;		/* a record of this CPU came */
+	bool ever_known;	/* who held it was known, from @known_from */
+	uint64_t known_from;
 	unsigned int since_flags;	/* IV_* of @since */
 	uint64_t since;		/* curr's time is counted up to here */
 	uint64_t last_ts;	/* of the last record */
@@ -130,6 +143,9 @@ struct schedmodel {
 	 * run on) until a new leader of that tgid replaces it
 	 */
 	struct keyed leaders;
+	bool *snap_seen;	/* per start-snapshot entry: a thread made */
+	/* every CPU's holder was known in [known_lo, known_hi) (finish) */
+	uint64_t known_lo, known_hi;
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;
 	struct sched_handler handlers[MAX_HANDLERS];
@@ -341,6 +357,10 @@ static __attribute__((noinline)) struct thread *thread_new(struct schedmodel *m,
 	t->cpu = CPU_NONE;
 	t->rq_cpu = CPU_NONE;
 	snap = srecreader_info_thread(m->info, tid);
+	if (snap) {
+		m->snap_seen[snap - m->info->threads] = true;
+		t->born_known = true;
+	}
 	t->task = task_new(m, tid, snap ? snap->tgid : 0,
 			   snap ? snap->comm : NULL);
 	if (!t->task || map_insert(&m->map, t)) {
@@ -546,27 +566,57 @@ static __attribute__((noinline)) void flush_offcpu(struct schedmodel *m)
 	m->nr_queued = 0;
 }
 
+/*
+ * The whole of @iv, renamed while off CPU: from @start, with @flags (of
+ * the edges), under the name of its first part in the window.
+ */
+static __attribute__((noinline)) void
+offcpu_whole(struct schedmodel *m, const struct thread *t,
+	     struct offcpu_iv *iv, uint64_t start, unsigned int flags)
+{
+	uint64_t end = iv->end;
+
+	iv->iv_start = start;
+	iv->iv_flags = flags;
+	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
+		iv->iv_flags |= IV_UNCERTAIN;
+	clip(m, &iv->iv_start, &end, &iv->iv_flags);
+	iv->iv_task = t->iv_task ? t->iv_task : t->task;
+}
+
+/*
+ * @t's off-CPU interval [@start, @end) (its last part, if it was renamed
+ * meanwhile): @flags say which edges are censored.
+ */
 static inline __attribute__((always_inline)) void
 emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 	    uint64_t start, uint64_t end, uint32_t in_cpu, unsigned int flags)
 {
-	bool off = t->where == WHERE_OFF;
+	bool off = t->where == WHERE_OFF, part = t->piece > start;
 	struct offcpu_iv here, *iv = wants & WANT_QUEUED ?
 				     &m->queue[m->nr_queued] : &here;
 
 	if (!(wants & WANT_OFFCPU))
 		return;
 	*iv = (struct offcpu_iv){
-		.task = t->task, .start = start, .end = end,
+		.task = t->task, .start = part ? t->piece : start, .end = end,
 		.state = off ? t->state : '?',
 		.out_cpu = off ? t->cpu : CPU_NONE,
-		.in_cpu = in_cpu, .flags = flags,
+		.in_cpu = in_cpu,
+		.flags = part ? flags & ~IV_CUT_START : flags,
 		.stack = off ? t->stack : NULL,
 	};
-	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
+	if (m->nr_losses && schedmodel_overlaps_loss(m, iv->start, end))
 		iv->flags |= IV_UNCERTAIN;
 	if (!clip(m, &iv->start, &iv->end, &iv->flags))
 		return;
+	if (part) {
+		offcpu_whole(m, t, iv, start, flags);
+	} else {
+		iv->iv_start = iv->start;
+		iv->iv_task = iv->task;
+		iv->iv_flags = iv->flags;
+	}
 	if (!(wants & WANT_QUEUED))
 		EMIT(m, offcpu, iv);
 	else if (++m->nr_queued == IV_QUEUE)
@@ -578,8 +628,8 @@ static void emit_latency(struct schedmodel *m, const struct thread *t,
 			 uint32_t cpu)
 {
 	struct latency_ev ev = {
-		.task = t->task, .kind = kind, .start = start, .end = end,
-		.cpu = cpu,
+		.task = kind == LATENCY_WAKEUP ? t->wake_task : t->out_task,
+		.kind = kind, .start = start, .end = end, .cpu = cpu,
 	};
 	if (!(m->wants & WANT_LATENCY) || end < m->win_start ||
 	    end >= m->win_end || end < start)
@@ -794,6 +844,9 @@ thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
 		cpu_forget(m, t->cpu);
 	waiter_remove(m, t);
 	t->stack = stack;
+	t->out_task = t->task;
+	t->piece = 0;
+	t->iv_task = NULL;
 	t->where = WHERE_OFF;
 	t->cpu = cpu;
 	t->since = ts;
@@ -841,6 +894,8 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 	t->cpu = cpu;
 	t->since = ts;
 	t->wake_ts = 0;
+	t->piece = 0;
+	t->iv_task = NULL;
 }
 
 /*
@@ -885,6 +940,11 @@ on_switch(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 			return;
 	}
 
+	if (!c->ever_known) {
+		/* from here on, who holds this CPU is known */
+		c->ever_known = true;
+		c->known_from = !c->known && c->pending ? c->since : ts;
+	}
 	/* the CPU's time up to now belongs to prev */
 	if (c->known && c->curr == prev) {
 		cpu_account(m, wants, cpu, ts, 0);
@@ -956,6 +1016,7 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	if (!(wants & WANT_WAKER) || t->where == WHERE_ON || t->wake_ts)
 		return;
 	t->wake_ts = wk->hdr.ts;
+	t->wake_task = t->task;
 	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
 	t->waker = NULL;
 	if (!t->waker_irq && wk->waker_tid && wk->waker_tid != wk->tid) {
@@ -992,6 +1053,94 @@ static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
 	waiter_add(m, t, mg->dest_cpu, ts);
 }
 
+/* Whether CPU @cpu is in the header's list of CPUs online at start. */
+static bool cpu_listed(const char *list, unsigned int cpu)
+{
+	unsigned long first, last;
+	char *end;
+
+	if (!list || !*list)
+		return true;
+	for (;;) {
+		first = strtoul(list, &end, 10);
+		if (end == list)
+			return false;
+		last = first;
+		if (*end == '-') {
+			list = end + 1;
+			last = strtoul(list, &end, 10);
+			if (end == list)
+				return false;
+		}
+		if (cpu >= first && cpu <= last)
+			return true;
+		if (*end != ',')
+			return false;
+		list = end + 1;
+	}
+}
+
+/*
+ * Whether the holder of every CPU is known from @since to now: a thread
+ * not seen on one meanwhile was off CPU.
+ */
+static bool holders_known_since(const struct schedmodel *m, uint64_t since)
+{
+	unsigned int cpu;
+
+	if (m->filtered)
+		return false;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct cpu *c = &m->cpus[cpu];
+
+		if (!c->seen && !cpu_listed(m->info->online, cpu))
+			continue;
+		if (!c->known || !c->ever_known || c->known_from > since)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * @t, off CPU (or not seen on one yet, known since the start), is
+ * renamed at @ts: what it waited so far is its present name's,
+ * handed over as a part of its interval, and so is the time it waited
+ * runnable for its CPU's holder.
+ */
+static void offcpu_split(struct schedmodel *m, struct thread *t, uint64_t ts)
+{
+	bool off = t->where == WHERE_OFF;
+	uint64_t start = off ? t->since : m->origin;
+	struct offcpu_iv iv = {
+		.task = t->task, .start = t->piece > start ? t->piece : start,
+		.end = ts, .state = off ? t->state : '?',
+		.out_cpu = off ? t->cpu : CPU_NONE, .in_cpu = CPU_NONE,
+		.flags = IV_CONTINUED |
+			 (off || t->piece > start ? 0 : IV_CUT_START),
+		.stack = off ? t->stack : NULL,
+	};
+
+	if (t->waiting && (m->wants & WANT_USURP) &&
+	    m->cpus[t->rq_cpu].known) {
+		emit_usurp(m, t, &m->cpus[t->rq_cpu], t->rq_cpu, ts, false);
+		t->rq_since = ts;
+	}
+	if (ts <= iv.start)
+		return;
+	t->piece = ts;
+	if (m->nr_losses && schedmodel_overlaps_loss(m, iv.start, ts))
+		iv.flags |= IV_UNCERTAIN;
+	if (!(m->wants & WANT_OFFCPU) ||
+	    !clip(m, &iv.start, &iv.end, &iv.flags))
+		return;
+	if (!t->iv_task)
+		t->iv_task = t->task;
+	iv.iv_start = iv.start;
+	iv.iv_task = iv.task;
+	iv.iv_flags = iv.flags;
+	EMIT(m, offcpu, &iv);
+}
+
 /* @t is now called @comm, in process @tgid (0: unchanged). */
 static void thread_rename(struct schedmodel *m, struct thread *t,
 			  uint32_t tgid, const char *comm, uint64_t ts)
@@ -1008,6 +1157,11 @@ static void thread_rename(struct schedmodel *m, struct thread *t,
 	if (t->where == WHERE_ON && m->cpus[t->cpu].known &&
 	    m->cpus[t->cpu].curr == t)
 		cpu_account(m, m->wants, t->cpu, ts, 0);
+	/* and off CPU, the time it waited (if known to be off CPU) */
+	else if (t->where == WHERE_OFF ||
+		 (t->where == WHERE_UNSEEN && t->born_known && !t->born &&
+		  holders_known_since(m, m->origin)))
+		offcpu_split(m, t, ts);
 	task = task_new(m, t->tid, tgid, comm);
 	if (!task) {
 		m->failed = true;
@@ -1030,6 +1184,8 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 		if (!t)
 			return;
 		t->where = WHERE_NEW;
+		t->born_known = true;
+		t->born = ts;
 		memcpy(t->task->comm, tk->comm, SCHEDREC_COMM_LEN);
 		task_set_process(m, t->task, tk->tgid);
 		/* a new thread (not process) is in its parent's process */
@@ -1205,12 +1361,79 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 	return ret;
 }
 
+/*
+ * Where every CPU's holder was known (m->known_lo, m->known_hi): a thread
+ * not seen on any CPU then was off CPU.  Each CPU's holder is known from
+ * its first switch (or the start, which that switch tells) until it is
+ * lost track of for good; a CPU with no record was offline, or held by
+ * one thread all along.
+ */
+static void holders_known(struct schedmodel *m)
+{
+	unsigned int cpu;
+
+	m->known_lo = m->origin;
+	m->known_hi = m->filtered ? m->origin : m->end;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct cpu *c = &m->cpus[cpu];
+
+		if (!c->seen && !cpu_listed(m->info->online, cpu))
+			continue;
+		/* a file cut short: this CPU's holder is not known after */
+		if (c->cut && c->cut_at < m->known_hi)
+			m->known_hi = c->cut_at;
+		if (!c->known || !c->ever_known) {
+			if (c->since < m->known_hi)
+				m->known_hi = c->since;
+		} else if (c->known_from > m->known_lo) {
+			m->known_lo = c->known_from;
+		}
+	}
+}
+
+/*
+ * Off CPU while every CPU's holder was known, censored: @t, known to
+ * exist (since @born if not 0) and never seen on a CPU.
+ */
+static void close_unseen(struct schedmodel *m, const struct thread *t,
+			 uint64_t born)
+{
+	uint64_t start = born > m->known_lo ? born : m->known_lo;
+
+	if (start < m->known_hi)
+		emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
+			    (start > born ? IV_CUT_START : 0) | IV_CUT_END);
+}
+
 /* At the end: a thread still off CPU is censored there. */
 static void close_offcpu(struct schedmodel *m, struct thread *t)
 {
 	if (t->where == WHERE_OFF)
 		emit_offcpu(m, m->wants, t, t->since, m->end, CPU_NONE,
 			    IV_CUT_END);
+	else if ((t->where == WHERE_UNSEEN || t->where == WHERE_NEW) &&
+		 t->born_known)
+		close_unseen(m, t, t->born);
+}
+
+/* The same for the threads of the start snapshot the records never name. */
+static void close_snapshot(struct schedmodel *m)
+{
+	const struct srec_thread *snap = m->info->threads;
+	struct thread t = { .where = WHERE_UNSEEN, .cpu = CPU_NONE };
+	size_t i;
+
+	for (i = 0; i < m->info->nr_threads; i++) {
+		if (m->snap_seen[i] || (i && snap[i].tid == snap[i - 1].tid))
+			continue;
+		t.tid = snap[i].tid;
+		t.task = task_new(m, t.tid, snap[i].tgid, snap[i].comm);
+		if (!t.task) {
+			m->failed = true;
+			return;
+		}
+		close_unseen(m, &t, 0);
+	}
 }
 
 void schedmodel_cpu_complete_until(struct schedmodel *m, uint32_t cpu,
@@ -1240,7 +1463,10 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 			cpu_lost(m, cpu, 0, c->cut_at, end_ns, LOSS_CUT);
 		cpu_account(m, m->wants, cpu, end_ns, IV_CUT_END);
 	}
+	holders_known(m);
 	map_for_each(&m->map, close_offcpu, m);
+	if (m->wants & WANT_OFFCPU)
+		close_snapshot(m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1266,7 +1492,9 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 	m->cpus = calloc(m->nr_cpus ? m->nr_cpus : 1, sizeof(*m->cpus));
 	m->map.mask = 255;
 	m->map.slots = calloc(m->map.mask + 1, sizeof(*m->map.slots));
-	if (!m->cpus || !m->map.slots) {
+	m->snap_seen = calloc(info->nr_threads ? info->nr_threads : 1,
+			      sizeof(*m->snap_seen));
+	if (!m->cpus || !m->map.slots || !m->snap_seen) {
 		schedmodel_free(m);
 		return NULL;
 	}
@@ -1291,6 +1519,7 @@ void schedmodel_free(struct schedmodel *m)
 	for (i = 0; i < m->nr_tasks; i++)
 		free(m->tasks[i]);
 	free(m->map.slots);
+	free(m->snap_seen);
 	keyed_free(&m->leaders);
 	free(m->tasks);
 	free(m->cpus);

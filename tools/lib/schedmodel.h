@@ -9,6 +9,9 @@
  *
  *	oncpu	a thread (or a CPU's idle task) ran on a CPU from .. to
  *	offcpu	a thread was off CPU from its switch-out to its switch-in
+ *		(in parts, if it was renamed meanwhile); a thread known
+ *		to exist (start snapshot, fork) and never seen on a CPU
+ *		was off CPU, censored, while every CPU's holder was known
  *	switchout	a thread left a CPU, in a state, for another thread
  *	wakeup	a thread was woken (the first wakeup after it slept)
  *	latency	wakeup -> switch-in, and preempted -> switch-in
@@ -69,6 +72,7 @@ struct sched_stack {
 #define IV_CUT_START	0x1	/* censored: began before what is known */
 #define IV_CUT_END	0x2	/* censored: still going at the end */
 #define IV_UNCERTAIN	0x4	/* overlaps lost events */
+#define IV_CONTINUED	0x8	/* off CPU: a part the next one goes on from */
 
 struct oncpu_iv {
 	const struct task *task;	/* NULL: the CPU idled */
@@ -85,6 +89,19 @@ struct offcpu_iv {
 	uint32_t in_cpu;	/* switched in there (CPU_NONE: not yet) */
 	unsigned int flags;
 	const struct sched_stack *stack;	/* at switch-out, or NULL */
+	/*
+	 * A thread renamed while off CPU has its interval handed over in
+	 * parts, one per name, in order, each with the task named then:
+	 * time goes to each part's name.  Every part but the last has
+	 * IV_CONTINUED; the last one also gives the whole interval, which
+	 * is counted as one (count, maximum) under the name it began
+	 * with: from @iv_start, under @iv_task (the name at the switch-out,
+	 * or at the window's start if the window cuts it), with @iv_flags.
+	 * Not renamed: the same as @start, @task and @flags.
+	 */
+	uint64_t iv_start;
+	const struct task *iv_task;
+	unsigned int iv_flags;
 };
 
 struct switchout_ev {
@@ -102,7 +119,7 @@ enum latency_kind {
 };
 
 struct latency_ev {
-	const struct task *task;
+	const struct task *task;	/* named as at @start */
 	enum latency_kind kind;
 	uint64_t start, end;
 	uint32_t cpu;			/* of the switch-in */
