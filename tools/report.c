@@ -456,9 +456,43 @@ void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size)
 		snprintf(buf + len, size - len, "; %s", sel);
 }
 
+/*
+ * What a damaged header took from the output, in one line ("" if
+ * nothing): the reader's warning on stderr said where and why.
+ */
+static void header_warning(const struct report_ctx *ctx, char *buf,
+			   size_t size)
+{
+	static const struct {
+		unsigned int bit;
+		const char *what;
+	} losses[] = {
+		{ SRECREADER_LOST_THREADS, "threads from before the recording have no name or process (?) unless a record gives them one" },
+		{ SRECREADER_LOST_STRINGS, "the host and kernel are not known (?)" },
+		{ SRECREADER_LOST_KSYMS, "kernel stacks are not named" },
+		{ SRECREADER_LOST_OTHER, "a damaged part of it was skipped (names of threads from before the recording may be missing)" },
+		{ SRECREADER_LOST_EVENTS, "the record types are this reader's own, of the same module ABI" },
+	};
+	unsigned int lost = srecreader_status(ctx->reader)->header_lost;
+	const char *sep = ":";
+	size_t i, len;
+
+	buf[0] = '\0';
+	if (!lost)
+		return;
+	len = snprintf(buf, size, "WARNING: the trace's header is damaged");
+	for (i = 0; i < ARRAY_SIZE(losses) && len < size; i++) {
+		if (!(lost & losses[i].bit))
+			continue;
+		len += snprintf(buf + len, size - len, "%s %s", sep,
+				losses[i].what);
+		sep = ";";
+	}
+}
+
 void report_heading(struct report_ctx *ctx, const char *title)
 {
-	char warning[1024], subtitle[512];
+	char warning[1024], subtitle[512], header[512];
 
 	report_loss_warning(ctx, warning, sizeof(warning));
 	if (ctx->csv) {
@@ -469,7 +503,10 @@ void report_heading(struct report_ctx *ctx, const char *title)
 		return;
 	}
 	report_subtitle(ctx, subtitle, sizeof(subtitle));
+	header_warning(ctx, header, sizeof(header));
 	fprintf(ctx->out, "%s\n%s\n", title, subtitle);
+	if (header[0])
+		fprintf(ctx->out, "%s\n", header);
 	if (warning[0])
 		fprintf(ctx->out, "%s\n", warning);
 	fputc('\n', ctx->out);

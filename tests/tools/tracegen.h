@@ -20,6 +20,11 @@
  *	                        and tid 0, cpu UINT32_MAX)
  *	filtered                set SREC_FILE_F_FILTERED in the header
  *	notrailer               write no trailer: a recording cut short
+ *	damage SECTION          flip a bit of the first data byte of the
+ *	                        first section of SECTION, file, events,
+ *	                        threads, ksyms or trailer, so that its data
+ *	                        checksum fails (tracegen_write()'s fd must
+ *	                        be readable and seekable); one line each
  *	zlib LEVEL              compress chunks at LEVEL (1-9), as `schedrec
  *	                        record -z LEVEL` does: a chunk under
  *	                        SRECWRITER_ZLIB_MIN bytes, or that does not
@@ -114,7 +119,10 @@
  */
 int tracegen_write(const char *text, int fd, char *err, size_t err_size);
 
-/* The same into a new file @path (replaced if it exists, removed on error). */
+/*
+ * The same into a new file @path (replaced if it exists, removed on
+ * error), opened for reading too, so that `damage` can find its sections.
+ */
 int tracegen_write_file(const char *text, const char *path, char *err,
 			size_t err_size);
 

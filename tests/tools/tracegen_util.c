@@ -79,6 +79,7 @@ struct tracegen {
 	uint32_t drainer_cpu;
 	bool filtered;
 	bool notrailer;
+	uint64_t damage;		/* `damage`: bit 1 << section type */
 	int zlib_level;			/* `zlib`, 0: raw chunks */
 	uint32_t pass_records;		/* `pass`, at least this many a pass */
 	bool stacks;			/* a stack line was given */
@@ -891,6 +892,31 @@ static int statement_ksym(struct tracegen *tg, char **words, int nr_words)
 	return 0;
 }
 
+/* `damage`: the sections it names, by the word for them. */
+static const struct {
+	const char *word;
+	uint16_t type;
+} damage_words[] = {
+	{ "file", SREC_SEC_FILE },
+	{ "events", SREC_SEC_EVENTS },
+	{ "threads", SREC_SEC_THREADS },
+	{ "ksyms", SREC_SEC_KSYMS },
+	{ "trailer", SREC_SEC_TRAILER },
+};
+
+static int statement_damage(struct tracegen *tg, char **words, int nr_words)
+{
+	size_t i;
+
+	for (i = 0; nr_words == 2 && i < ARRAY_SIZE(damage_words); i++) {
+		if (!strcmp(words[1], damage_words[i].word)) {
+			tg->damage |= 1ull << damage_words[i].type;
+			return 0;
+		}
+	}
+	return bad_usage(tg, "damage file|events|threads|ksyms|trailer");
+}
+
 static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 {
 	const char *what = words[0];
@@ -917,6 +943,8 @@ static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 		tg->end_line = tg->line;
 		return need_time(tg, words[1], &tg->end_ns);
 	}
+	if (!strcmp(what, "damage"))
+		return statement_damage(tg, words, nr_words);
 	if (!strcmp(what, "filtered") || !strcmp(what, "notrailer")) {
 		if (nr_words != 1)
 			return fail(tg, "%s takes no argument", what);
@@ -1182,6 +1210,38 @@ static int write_trace(struct tracegen *tg, int fd)
 	return ret ? -1 : 0;
 }
 
+/*
+ * `damage`: flip a bit of the first data byte of the first section of
+ * each type named, whose data checksum then fails.  The file is read back
+ * to find them, so it must be one that can be.
+ */
+static int damage_sections(struct tracegen *tg, int fd)
+{
+	uint64_t left = tg->damage;
+	struct srec_frame frame;
+	unsigned char byte;
+	off_t pos = 0, at;
+
+	while (left && pread(fd, &frame, sizeof(frame), pos) ==
+		       sizeof(frame)) {
+		at = pos + sizeof(frame) + frame.head_len;
+		if (frame.type < 64 && (left & (1ull << frame.type)) &&
+		    frame.data_len) {
+			if (pread(fd, &byte, 1, at) != 1)
+				break;
+			byte ^= 1;
+			if (pwrite(fd, &byte, 1, at) != 1)
+				break;
+			left &= ~(1ull << frame.type);
+		}
+		pos = at + (frame.data_len + SREC_ALIGN - 1) / SREC_ALIGN *
+		      SREC_ALIGN;
+	}
+	if (!left)
+		return 0;
+	return fail(tg, "damage: a section to damage is not in the output, or it cannot be read back");
+}
+
 int tracegen_write(const char *text, int fd, char *err, size_t err_size)
 {
 	struct tracegen tg = {
@@ -1201,6 +1261,8 @@ int tracegen_write(const char *text, int fd, char *err, size_t err_size)
 		ret = finish(&tg);
 	if (!ret)
 		ret = write_trace(&tg, fd);
+	if (!ret && tg.damage)
+		ret = damage_sections(&tg, fd);
 	free(tg.threads);
 	free(tg.ksyms);
 	free(tg.events);
@@ -1213,7 +1275,7 @@ int tracegen_write_file(const char *text, const char *path, char *err,
 {
 	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, err_size, "cannot create %s: %s", path,
 			 strerror(errno));

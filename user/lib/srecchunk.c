@@ -2,9 +2,45 @@
 /* Checks of a decoded .srec chunk; see srecchunk.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ringreader.h"
 #include "srecchunk.h"
+#include "util.h"
+
+/* Copy @src (NULL: nothing) into the zeroed @dst, NUL-terminated. */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	size_t len;
+
+	if (!src)
+		return;
+	len = strlen(src);
+	memcpy(dst, src, len < size ? len : size - 1);
+}
+
+unsigned int srecchunk_abi_events(struct srec_event *table, uint32_t mask)
+{
+	static const char * const names[] = SCHEDREC_EVENT_NAMES;
+	static const char * const tracepoints[] = SCHEDREC_EVENT_TRACEPOINTS;
+	static const unsigned int sizes[] = SCHEDREC_RECORD_SIZES;
+	unsigned int id, count = 0;
+
+	for (id = 1; id <= SCHEDREC_REC_MAX; id++) {
+		struct srec_event *ev = &table[count++];
+
+		memset(ev, 0, sizeof(*ev));
+		ev->id = id;
+		ev->size = id < ARRAY_SIZE(sizes) ? sizes[id] : 0;
+		if (SCHEDREC_EV_IS_EVENT(id) && (mask & (1u << id)))
+			ev->flags = SREC_EVENT_F_ENABLED;
+		copy_name(ev->name, sizeof(ev->name), names[id]);
+		if (id < ARRAY_SIZE(tracepoints))
+			copy_name(ev->tracepoint, sizeof(ev->tracepoint),
+				  tracepoints[id]);
+	}
+	return count;
+}
 
 void srecchunk_types_init(struct srec_type_sizes *types)
 {

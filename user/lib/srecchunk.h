@@ -24,6 +24,14 @@ struct srec_type_sizes {
 	int fixed[256];
 };
 
+/*
+ * The event table of include/uapi/schedrec.h (SCHEDREC_REC_MAX entries,
+ * by id), enabled per the event @mask, into @table: what srecwriter
+ * writes unless told otherwise, and what a reader may take for a damaged
+ * one of a file of this SCHEDREC_ABI_VERSION.  Returns the count.
+ */
+unsigned int srecchunk_abi_events(struct srec_event *table, uint32_t mask);
+
 /* No type declared. */
 void srecchunk_types_init(struct srec_type_sizes *types);
 

@@ -411,12 +411,33 @@ static enum section_status scan_for_frame(struct srecreader *r)
 }
 
 /*
+ * The damaged @frame at @start is the last frame of the input: whether the
+ * section is whole, its bytes all there, so that the file is damaged, not
+ * cut short.  It is if its type still says TRAILER (its frame and head
+ * were read whole to fail their checksum), or if its lengths, untrusted,
+ * end it exactly where the input ends.
+ */
+static bool last_section_whole(struct srecreader *r,
+			       const struct srec_frame *frame, uint64_t start)
+{
+	const unsigned char *data;
+	uint64_t end = r->in.offset + srecinput_peek(&r->in, sizeof(*frame),
+						     &data);
+	uint64_t len = sizeof(*frame) + (uint64_t)frame->head_len +
+		       frame->data_len;
+
+	len += (SREC_ALIGN - len % SREC_ALIGN) % SREC_ALIGN;
+	return frame->type == SREC_SEC_TRAILER || start + len == end;
+}
+
+/*
  * The frame at r->frame_offset is damaged (@head_cut: or its head runs
  * past the end of the input, which only a sound frame further on tells
  * from a cut file).  Skip to the next sound frame, if there is one.
  */
 static void resync(struct srecreader *r, const char *why, bool head_cut)
 {
+	struct srec_frame damaged = r->frame;
 	uint64_t start = r->frame_offset;
 	enum section_status status;
 
@@ -427,6 +448,17 @@ static void resync(struct srecreader *r, const char *why, bool head_cut)
 	status = scan_for_frame(r);
 	if (status == SECTION_READ_ERROR) {
 		read_failed(r);
+		return;
+	}
+	if (status != SECTION_OK && !head_cut &&
+	    last_section_whole(r, &damaged, start)) {
+		r->frame_offset = start;
+		r->trailer_damaged = damaged.type == SREC_SEC_TRAILER;
+		report_corrupt(r, start, -1, "damaged %s (%s)",
+			       r->trailer_damaged ? "trailer frame" :
+			       "frame of the file's last section", why);
+		r->status.eof = true;
+		r->done = true;
 		return;
 	}
 	if (status != SECTION_OK) {

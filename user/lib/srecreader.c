@@ -188,42 +188,138 @@ static int header_fail(struct srecreader *r, int err, const char *fmt, ...)
 	return err;
 }
 
-static int header_truncated(struct srecreader *r)
+/* What a header section is, for messages. */
+static const char *section_name(uint16_t type)
 {
-	return header_fail(r, -EBADMSG,
-			   "the file ends inside its header (at offset %llu)",
-			   (unsigned long long)r->in.offset);
+	switch (type) {
+	case SREC_SEC_FILE:
+		return "FILE section";
+	case SREC_SEC_EVENTS:
+		return "event table";
+	case SREC_SEC_THREADS:
+		return "thread table";
+	case SREC_SEC_KSYMS:
+		return "kallsyms snapshot";
+	case SREC_SEC_HEADER_END:
+		return "header end";
+	default:
+		return "section";
+	}
 }
 
-/* Read the section's data, checked; NULL and a failure if it is not. */
-static void *header_data(struct srecreader *r, const char *what)
+/*
+ * What the reports miss without a header section of @type that the
+ * records can do without; *@lost gets its SRECREADER_LOST_* bit.
+ */
+static const char *section_loss(uint16_t type, unsigned int *lost)
+{
+	switch (type) {
+	case SREC_SEC_FILE:
+		*lost = SRECREADER_LOST_STRINGS;
+		return "the host name, kernel, online CPUs, command line and filter of the recording are not known";
+	case SREC_SEC_THREADS:
+		*lost = SRECREADER_LOST_THREADS;
+		return "names and processes of threads from before the recording are not known";
+	case SREC_SEC_KSYMS:
+		*lost = SRECREADER_LOST_KSYMS;
+		return "kernel stacks cannot be named";
+	case SREC_SEC_HEADER_END:
+		*lost = 0;
+		return "it only marks the end of the header: nothing is lost";
+	default:
+		*lost = 0;
+		return "its type is not one this reader uses: nothing is lost";
+	}
+}
+
+/*
+ * The file ends inside its header: say which section is cut short (or
+ * that the header stops after a whole one), where it starts and how long
+ * the file is.  The section at @offset: its frame was read if the input
+ * is past it, else its type is whatever of its frame is there.
+ */
+static int header_cut(struct srecreader *r, uint64_t offset)
+{
+	const unsigned char *rest;
+	size_t avail = srecinput_peek(&r->in, r->in.size, &rest);
+	unsigned long long len = r->in.offset + avail;
+	uint16_t type = SREC_SEC_FILE;
+
+	if (r->in.error)
+		return header_fail(r, r->in.error, "read error in the header: %s",
+				   strerror(-r->in.error));
+	if (len == offset)
+		return header_fail(r, -EBADMSG,
+				   "the file ends inside its header, after the %s: the sections that follow and the header's end are missing (the file is %llu bytes long)",
+				   section_name(r->frame.type), len);
+	if (r->in.offset > offset)
+		type = r->frame.type;
+	else if (offset && avail >= SREC_OFFSET(srec_frame, flags))
+		memcpy(&type, rest + SREC_OFFSET(srec_frame, type),
+		       sizeof(type));
+	else if (offset)
+		type = 0;
+	return header_fail(r, -EBADMSG,
+			   "the file ends inside its header: the %s at offset %llu is cut short (the file is %llu bytes long)",
+			   section_name(type), (unsigned long long)offset, len);
+}
+
+/*
+ * Read the section's data: NULL with a failure if it cannot be read, or
+ * NULL without one, *@damage saying how, if it is damaged.
+ */
+static void *header_data(struct srecreader *r, const char **damage)
 {
 	void *data = reader_scratch(r, r->frame.data_len + 1);
 	enum section_status status;
 
+	*damage = NULL;
 	if (!data) {
-		header_fail(r, -ENOMEM, "no memory for the %s", what);
+		header_fail(r, -ENOMEM, "no memory for the %s",
+			    section_name(r->frame.type));
 		return NULL;
 	}
 	status = reader_read_data(r, data);
 	if (status == SECTION_READ_ERROR) {
-		header_fail(r, r->in.error, "read error in the %s: %s", what,
+		header_fail(r, r->in.error, "read error in the %s: %s",
+			    section_name(r->frame.type),
 			    strerror(-r->in.error));
 		return NULL;
 	}
 	if (status == SECTION_TRUNCATED) {
-		header_fail(r, -EBADMSG,
-			    "the file ends inside its header (%s at offset %llu)",
-			    what, (unsigned long long)r->frame_offset);
+		header_cut(r, r->frame_offset);
 		return NULL;
 	}
-	if (status != SECTION_OK || !reader_data_crc_ok(r, data)) {
-		header_fail(r, -EBADMSG,
-			    "corrupt header: the %s at offset %llu fails its checksum",
-			    what, (unsigned long long)r->frame_offset);
-		return NULL;
-	}
-	return data;
+	if (status != SECTION_OK)
+		*damage = "has padding that is not zeros";
+	else if (!reader_data_crc_ok(r, data))
+		*damage = "fails its checksum";
+	return *damage ? NULL : data;
+}
+
+/*
+ * The data of the current header section is damaged (@damage), and the
+ * records can do without it: in strict mode the open fails; otherwise a
+ * warning says what the reports miss, and the header goes on without it.
+ * 0 or the failure.
+ */
+static int header_lose(struct srecreader *r, const char *damage)
+{
+	unsigned long long offset = r->frame_offset;
+	const char *name = section_name(r->frame.type);
+	unsigned int lost;
+	const char *loss = section_loss(r->frame.type, &lost);
+
+	if (r->opt.strict)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: the %s at offset %llu %s",
+				   name, offset, damage);
+	r->status.corrupt++;
+	r->status.header_lost |= lost;
+	reader_warn(r, offset,
+		    "corrupt header section skipped: the %s at offset %llu %s: %s",
+		    name, offset, damage, loss);
+	return 0;
 }
 
 /* A compressed file (magic of gzip, xz, zstd or bzip2): which; else NULL. */
@@ -273,9 +369,7 @@ static int check_identity(struct srecreader *r)
 				   avail ? "no SREC magic at offset 0" :
 				   "empty input");
 	if (avail < sizeof(frame) + sizeof(version))
-		return header_fail(r, -EBADMSG,
-				   "the file ends inside its header (at offset %zu)",
-				   avail);
+		return header_cut(r, 0);
 	memcpy(&frame, data, sizeof(frame));
 	memcpy(version, data + sizeof(frame), sizeof(version));
 	if (frame.type != SREC_SEC_FILE)
@@ -347,10 +441,25 @@ static int parse_online(struct srecreader *r, const char *list)
 	return 0;
 }
 
+/*
+ * FILE's strings are damaged: the reports print the uname fields as "?",
+ * and take every CPU as online, no command line and no filter.
+ */
+static void lose_strings(struct srecreader *r)
+{
+	r->info.release = "?";
+	r->info.version = "?";
+	r->info.machine = "?";
+	r->info.hostname = "?";
+	r->info.online = "";
+	r->info.cmdline = "";
+	r->info.filter = "";
+}
+
 static int read_file_section(struct srecreader *r)
 {
 	struct srec_file_head *file = &r->info.file;
-	const char *data;
+	const char *data, *damage;
 	size_t used = 0;
 	int ret;
 
@@ -359,8 +468,8 @@ static int read_file_section(struct srecreader *r)
 				   "corrupt header: FILE head of %u bytes",
 				   r->frame.head_len);
 	reader_copy_head(r, file, sizeof(*file));
-	data = header_data(r, "FILE section");
-	if (!data)
+	data = header_data(r, &damage);
+	if (!data && !damage)
 		return r->error;
 	if (!file->nr_cpus || file->nr_cpus > SREC_CPUS_MAX)
 		return header_fail(r, -EBADMSG,
@@ -373,6 +482,11 @@ static int read_file_section(struct srecreader *r)
 				   file->chunk_max, SREC_CHUNK_MIN,
 				   SREC_CHUNK_LIMIT);
 	r->nr_cpus = file->nr_cpus;
+	if (!data) {
+		/* the head, checked apart, holds all the records need */
+		lose_strings(r);
+		return header_lose(r, damage);
+	}
 	/* seven strings, each NUL-terminated, which may overlap */
 	r->strings = malloc(7 * ((size_t)r->frame.data_len + 1));
 	if (!r->strings)
@@ -424,9 +538,49 @@ static int compare_event(const void *a, const void *b)
 	return (ea->id > eb->id) - (ea->id < eb->id);
 }
 
+/*
+ * The event table's data is damaged (@damage): the table of this reader's
+ * module ABI stands in for it if the file was recorded with that ABI,
+ * whose record ids and layouts never change within a version, and the
+ * file's table (its head is sound) has as many types, none this reader
+ * does not know.  Else, or in strict mode, the open fails.  The table to
+ * read instead into @abi, or NULL with the failure.
+ */
+static const void *abi_events_instead(struct srecreader *r,
+				      const char *damage, uint32_t count,
+				      struct srec_event *abi)
+{
+	const struct srec_file_head *file = &r->info.file;
+	unsigned long long offset = r->frame_offset;
+
+	if (r->opt.strict) {
+		header_fail(r, -EBADMSG,
+			    "corrupt header: the event table at offset %llu %s",
+			    offset, damage);
+		return NULL;
+	}
+	if (file->abi_version != SCHEDREC_ABI_VERSION ||
+	    count != SCHEDREC_REC_MAX) {
+		header_fail(r, -EBADMSG,
+			    "corrupt header: the event table at offset %llu %s: it gives the size of every type of record, and the records cannot be decoded without it (this reader's own, of module ABI version %u with %u types, cannot stand in for one of version %u with %u)",
+			    offset, damage, SCHEDREC_ABI_VERSION,
+			    SCHEDREC_REC_MAX, file->abi_version, count);
+		return NULL;
+	}
+	srecchunk_abi_events(abi, file->event_mask);
+	r->status.corrupt++;
+	r->status.header_lost |= SRECREADER_LOST_EVENTS;
+	reader_warn(r, offset,
+		    "corrupt header section replaced: the event table at offset %llu %s: this reader's own, of module ABI version %u as the file's, with %u types as the file's, stands in for it",
+		    offset, damage, SCHEDREC_ABI_VERSION, count);
+	return abi;
+}
+
 static int read_events(struct srecreader *r)
 {
+	struct srec_event abi[SCHEDREC_REC_MAX];
 	const unsigned char *data;
+	const char *damage;
 	uint32_t count, i;
 	int entry_size;
 
@@ -438,7 +592,11 @@ static int read_events(struct srecreader *r)
 				 UINT16_MAX, &count);
 	if (entry_size < 0)
 		return entry_size;
-	data = header_data(r, "event table");
+	data = header_data(r, &damage);
+	if (!data && damage) {
+		data = abi_events_instead(r, damage, count, abi);
+		entry_size = sizeof(*abi);
+	}
 	if (!data)
 		return r->error;
 	r->events = calloc(count ? count : 1, sizeof(*r->events));
@@ -470,6 +628,7 @@ static int read_events(struct srecreader *r)
 static int read_threads(struct srecreader *r)
 {
 	const unsigned char *data;
+	const char *damage;
 	struct srec_thread *more;
 	size_t have = r->info.nr_threads;
 	uint32_t count, i;
@@ -484,9 +643,9 @@ static int read_threads(struct srecreader *r)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: more than %u threads",
 				   READER_THREADS_MAX);
-	data = header_data(r, "thread table");
+	data = header_data(r, &damage);
 	if (!data)
-		return r->error;
+		return damage ? header_lose(r, damage) : r->error;
 	more = realloc(r->threads, (have + count + 1) * sizeof(*more));
 	if (!more)
 		return header_fail(r, -ENOMEM, "no memory for the threads");
@@ -509,6 +668,7 @@ static int read_ksyms(struct srecreader *r)
 {
 	struct srec_ksyms_head head;
 	const unsigned char *data;
+	const char *damage;
 	uLongf len;
 	int ret;
 
@@ -520,9 +680,9 @@ static int read_ksyms(struct srecreader *r)
 				   r->kallsyms ? "a second" : "a",
 				   head.raw_len,
 				   (unsigned long long)r->frame_offset);
-	data = header_data(r, "kallsyms snapshot");
+	data = header_data(r, &damage);
 	if (!data)
-		return r->error;
+		return damage ? header_lose(r, damage) : r->error;
 	r->kallsyms = malloc((size_t)head.raw_len + 1);
 	if (!r->kallsyms)
 		return header_fail(r, -ENOMEM,
@@ -548,10 +708,78 @@ static int compare_thread(const void *a, const void *b)
 	return (ta->tid > tb->tid) - (ta->tid < tb->tid);
 }
 
+/* Whether a section of @type may only come after the header. */
+static bool record_section(uint16_t type)
+{
+	return type == SREC_SEC_CHUNK || type == SREC_SEC_SYNC ||
+	       type == SREC_SEC_TRAILER;
+}
+
+/*
+ * The frame of the header section at r->frame_offset is damaged (@why):
+ * its type and lengths cannot be trusted.  Go on from the next sound
+ * frame, looked for 8 bytes at a time, and say what the section seems to
+ * have been by its type, the only guess there is.  1 if that frame is of
+ * the records (the header's end was lost with it): the header ends there.
+ * 0, or the failure (in strict mode, at once).
+ */
+static int header_resync(struct srecreader *r, const char *why)
+{
+	unsigned long long start = r->frame_offset;
+	uint16_t type = r->frame.type;
+	enum section_status status;
+	struct srec_frame frame;
+	char ignored[128], guess[192];
+	unsigned int lost;
+	const char *loss;
+
+	if (r->opt.strict)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: the section at offset %llu is damaged (%s)",
+				   start, why);
+	do {
+		if (srecinput_read(&r->in, NULL, SREC_ALIGN) < SREC_ALIGN)
+			status = r->in.error ? SECTION_READ_ERROR :
+			       SECTION_END;
+		else
+			status = check_frame(r, &frame, ignored,
+					     sizeof(ignored));
+	} while (status == SECTION_DAMAGED);
+	if (status == SECTION_READ_ERROR)
+		return header_fail(r, r->in.error, "read error: %s",
+				   strerror(-r->in.error));
+	if (status != SECTION_OK)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: the section at offset %llu is damaged (%s), and no sound section follows it",
+				   start, why);
+	loss = section_loss(type, &lost);
+	if (type == SREC_SEC_THREADS || type == SREC_SEC_KSYMS ||
+	    type == SREC_SEC_HEADER_END) {
+		snprintf(guess, sizeof(guess), "by its type, it was the %s: %s",
+			 section_name(type), loss);
+	} else {
+		lost = SRECREADER_LOST_OTHER;
+		snprintf(guess, sizeof(guess),
+			 "its type (%u) cannot be trusted: what it held is not known (it may have held names of threads from before the recording)",
+			 type);
+	}
+	r->status.corrupt++;
+	r->status.resyncs++;
+	r->status.header_lost |= lost;
+	r->header_resync = start;
+	reader_warn(r, start,
+		    "corrupt header section skipped: the section at offset %llu is damaged (%s); skipped %llu bytes, to the section at offset %llu; %s",
+		    start, why,
+		    (unsigned long long)(r->in.offset - start),
+		    (unsigned long long)r->in.offset, guess);
+	return record_section(frame.type);
+}
+
 /* The header sections after FILE, up to HEADER_END. */
 static int read_header_tables(struct srecreader *r)
 {
 	enum section_status status;
+	const char *damage;
 	char why[128];
 	int ret = 0;
 
@@ -561,12 +789,13 @@ static int read_header_tables(struct srecreader *r)
 			return header_fail(r, r->in.error, "read error: %s",
 					   strerror(-r->in.error));
 		if (status == SECTION_END || status == SECTION_TRUNCATED)
-			return header_truncated(r);
-		if (status == SECTION_DAMAGED)
-			return header_fail(r, -EBADMSG,
-					   "corrupt header: section at offset %llu: %s",
-					   (unsigned long long)r->frame_offset,
-					   why);
+			return header_cut(r, r->frame_offset);
+		if (status == SECTION_DAMAGED) {
+			ret = header_resync(r, why);
+			if (ret)
+				return ret < 0 ? ret : 0;
+			continue;
+		}
 		switch (r->frame.type) {
 		case SREC_SEC_EVENTS:
 			ret = read_events(r);
@@ -578,7 +807,9 @@ static int read_header_tables(struct srecreader *r)
 			ret = read_ksyms(r);
 			break;
 		case SREC_SEC_HEADER_END:
-			return header_data(r, "header end") ? 0 : r->error;
+			if (header_data(r, &damage))
+				return 0;
+			return damage ? header_lose(r, damage) : r->error;
 		case SREC_SEC_FILE:
 		case SREC_SEC_CHUNK:
 		case SREC_SEC_SYNC:
@@ -590,13 +821,27 @@ static int read_header_tables(struct srecreader *r)
 		default:
 			/* a newer minor version's: skip it */
 			r->status.unknown++;
-			if (reader_read_data(r, NULL) != SECTION_OK)
-				ret = header_truncated(r);
+			status = reader_read_data(r, NULL);
+			if (status == SECTION_DAMAGED)
+				ret = header_lose(r, "has padding that is not zeros");
+			else if (status != SECTION_OK)
+				ret = header_cut(r, r->frame_offset);
 			break;
 		}
 		if (ret)
 			return ret;
 	}
+}
+
+/* No event table: the records cannot be decoded. */
+static int no_events(struct srecreader *r)
+{
+	if (r->header_resync != UINT64_MAX)
+		return header_fail(r, -EBADMSG,
+				   "corrupt header: no event table, which the damaged section at offset %llu may have been: it gives the size of every type of record, and the records cannot be decoded without it",
+				   (unsigned long long)r->header_resync);
+	return header_fail(r, -EBADMSG,
+			   "corrupt header: no event table: it gives the size of every type of record, and the records cannot be decoded without it");
 }
 
 static int read_header(struct srecreader *r)
@@ -610,18 +855,18 @@ static int read_header(struct srecreader *r)
 		return ret;
 	status = reader_read_frame(r, why, sizeof(why));
 	if (status == SECTION_TRUNCATED)
-		return header_truncated(r);
+		return header_cut(r, 0);
 	if (status != SECTION_OK)
 		return header_fail(r, -EBADMSG,
-				   "corrupt header at offset 0: %s", why);
+				   "corrupt header: the FILE section at offset 0 is damaged (%s): it gives the CPUs, the clock and the options of the recording, and the records cannot be read without it",
+				   why);
 	ret = read_file_section(r);
 	if (!ret)
 		ret = read_header_tables(r);
 	if (ret)
 		return ret;
 	if (!r->events)
-		return header_fail(r, -EBADMSG,
-				   "corrupt header: no event table");
+		return no_events(r);
 	if (r->info.nr_threads)
 		qsort(r->threads, r->info.nr_threads, sizeof(*r->threads),
 		      compare_thread);
@@ -649,6 +894,7 @@ static struct srecreader *reader_new(int fd,
 		return NULL;
 	r->own_fd = -1;
 	r->keep_from = UINT64_MAX;
+	r->header_resync = UINT64_MAX;
 	if (opt)
 		r->opt = *opt;
 	srecchunk_types_init(&r->types);
@@ -739,8 +985,11 @@ static const char *other_recording(const struct srecreader *r,
 		return "it is the first file of a recording, not one that continues another";
 	if (b->nr_cpus != a->nr_cpus)
 		return "it has another number of CPUs";
+	/* a host name lost to damage tells nothing */
 	if (b->drainer_pid != a->drainer_pid ||
-	    strcmp(next->info.hostname, r->info.hostname))
+	    (!((r->status.header_lost | next->status.header_lost) &
+	       SRECREADER_LOST_STRINGS) &&
+	     strcmp(next->info.hostname, r->info.hostname)))
 		return "another drainer or host wrote it";
 	if (b->start_mono_ns < a->start_mono_ns)
 		return "it began before the first file: give the files in the order they were written (sort -V)";
@@ -851,6 +1100,11 @@ bool reader_next_file(struct srecreader *r)
 	next->own_fd = -1;
 	r->types = next->types;
 	r->series_start_ns = next->info.file.start_mono_ns;
+	/* what its header lost, its warnings said */
+	r->status.header_lost |= next->status.header_lost;
+	r->status.corrupt += next->status.corrupt;
+	r->status.resyncs += next->status.resyncs;
+	r->status.warnings += next->status.warnings;
 	srecreader_close(next);
 	r->done = false;
 	r->has_trailer = false;

@@ -34,8 +34,15 @@
  * or sequence numbers or timestamps that disagree with the chunk head,
  * non-zero padding) is named by its byte offset and skipped, with a
  * warning; with @strict, srecreader_next() fails instead.  A damaged
- * frame is skipped by looking for the next valid one.  A corrupt header, a
- * newer major version or a file that is not a .srec makes open fail.
+ * frame is skipped by looking for the next valid one.  So is a damaged
+ * header section that the records do not need (thread names, kallsyms,
+ * FILE's strings): a warning, and srecreader_status()'s header_lost says
+ * what is missing; with @strict, open fails instead.  A damaged event
+ * table is replaced by the reader's own if the file's module ABI and
+ * number of types are the reader's, with a warning too.  Otherwise a
+ * damaged event table or FILE head (the records cannot be decoded without
+ * them), a file cut short in its header, a newer major version or a file
+ * that is not a .srec makes open fail.
  *
  * Library code never prints: warnings go to the @diag callback, errors to
  * the @err buffer of open and to srecreader_error().
@@ -119,7 +126,11 @@ int srecreader_add_file(struct srecreader *r, const char *path);
 int srecreader_check_file(const struct srecreader *r, const char *path,
 			  char *err, size_t err_size);
 
-/* The header.  Strings are NUL-terminated, "" when absent. */
+/*
+ * The header.  Strings are NUL-terminated, "" when absent; if FILE's
+ * strings were damaged (SRECREADER_LOST_STRINGS), the four of uname(2)
+ * are "?" and the others "".
+ */
 struct srecreader_info {
 	struct srec_file_head file;	/* as read; strings below */
 	const char *release;
@@ -260,7 +271,30 @@ struct srecreader_status {
 	bool trailer;		/* the trailer was read */
 	bool disagrees;		/* its totals differ from what was read */
 	unsigned int file;	/* of a series: the file being read, from 0 */
+	unsigned int header_lost;	/* SRECREADER_LOST_*, below */
 };
+
+/*
+ * srecreader_status.header_lost: what a damaged header took away.  The
+ * records do not need these sections, so the reader warns and goes on
+ * without them (open fails instead in strict mode).
+ */
+#define SRECREADER_LOST_STRINGS	0x1	/* FILE's strings: host name, kernel,
+					 * online CPUs, command line, filter
+					 */
+#define SRECREADER_LOST_THREADS	0x2	/* (part of) the threads alive at the
+					 * start: their names and processes
+					 */
+#define SRECREADER_LOST_KSYMS	0x4	/* the kallsyms snapshot: stacks
+					 * cannot be named
+					 */
+#define SRECREADER_LOST_OTHER	0x8	/* a section whose frame is damaged,
+					 * of a type that cannot be told
+					 */
+#define SRECREADER_LOST_EVENTS	0x10	/* the event table, for which the
+					 * reader's own of the same module
+					 * ABI stands in
+					 */
 
 const struct srecreader_status *srecreader_status(const struct srecreader *r);
 

@@ -109,6 +109,9 @@ struct srecreader {
 	/* the section being read */
 	struct srec_frame frame;
 	uint64_t frame_offset;
+	uint64_t header_resync;		/* a damaged header frame, or
+					 * UINT64_MAX
+					 */
 	unsigned char head[SREC_HEAD_MAX];
 
 	bool has_trailer;

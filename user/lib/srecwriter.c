@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "ringreader.h"
+#include "srecchunk.h"
 #include "sreccrc.h"
 #include "srecwriter.h"
 #include "util.h"
@@ -642,41 +643,6 @@ static int write_section(struct srecwriter *w, uint16_t type,
 	return ret;
 }
 
-/* Copy @src (NULL: nothing) into the zeroed @dst, NUL-terminated. */
-static void copy_name(char *dst, size_t size, const char *src)
-{
-	size_t len;
-
-	if (!src)
-		return;
-	len = strlen(src);
-	memcpy(dst, src, len < size ? len : size - 1);
-}
-
-/* The event table of include/uapi/schedrec.h, enabled per @mask. */
-static unsigned int abi_events(struct srec_event *table, uint32_t mask)
-{
-	static const char * const names[] = SCHEDREC_EVENT_NAMES;
-	static const char * const tracepoints[] = SCHEDREC_EVENT_TRACEPOINTS;
-	static const unsigned int sizes[] = SCHEDREC_RECORD_SIZES;
-	unsigned int id, count = 0;
-
-	for (id = 1; id <= SCHEDREC_REC_MAX; id++) {
-		struct srec_event *ev = &table[count++];
-
-		memset(ev, 0, sizeof(*ev));
-		ev->id = id;
-		ev->size = id < ARRAY_SIZE(sizes) ? sizes[id] : 0;
-		if (SCHEDREC_EV_IS_EVENT(id) && (mask & (1u << id)))
-			ev->flags = SREC_EVENT_F_ENABLED;
-		copy_name(ev->name, sizeof(ev->name), names[id]);
-		if (id < ARRAY_SIZE(tracepoints))
-			copy_name(ev->tracepoint, sizeof(ev->tracepoint),
-				  tracepoints[id]);
-	}
-	return count;
-}
-
 /* Learn record sizes from the event table, checking it as a reader will. */
 static int learn_events(struct srecwriter *w, const struct srec_event *events,
 			unsigned int count)
@@ -823,7 +789,7 @@ int srecwriter_write_header(struct srecwriter *w,
 				 "kallsyms snapshot of %u bytes (%u compressed) is too long",
 				 hdr->ksyms_raw_len, hdr->ksyms_len);
 	if (!events) {
-		nr_events = abi_events(abi_table, hdr->event_mask);
+		nr_events = srecchunk_abi_events(abi_table, hdr->event_mask);
 		events = abi_table;
 	}
 	ret = learn_events(w, events, nr_events);
