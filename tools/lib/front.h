@@ -43,8 +43,9 @@ enum {
 	"                     POSIX extended regex\n"
 #define FRONT_HELP_READING						\
 	"  --strict           a corrupt chunk in the trace is an error that\n" \
-	"                     ends the reading (exit status 1), not a warning\n" \
-	"                     and a skip\n"					\
+	"                     ends the reading (exit status 1), a damaged\n" \
+	"                     header section one that refuses the trace (3):\n" \
+	"                     not a warning and a skip\n"			\
 	"  -q, --quiet        no warnings or progress on stderr\n"	\
 	"  -h, --help         this text\n"
 /* How the selections combine; after the options. */
