@@ -122,7 +122,8 @@ build_programs() {
 		-o "$out/drain_bench" "$here/drain_bench.c" \
 		"$root/tests/host/drainrig.c" "$root/kmod/ring.c" \
 		"$root/user/drain.c" "$root/user/lib/ringreader.c" \
-		"$root/user/lib/srecwriter.c" "$root/user/lib/sreccrc.c" -lz
+		"$root/user/lib/srecwriter.c" "$root/user/lib/srecchunk.c" \
+		"$root/user/lib/sreccrc.c" -lz
 }
 
 build_initramfs() {
