@@ -596,7 +596,7 @@ static int read_seconds_pass(struct html *h, struct srecreader *reader)
 			v->failed = fed;
 			active--;
 			schedmodel_window_abs(v->ctx.model, &start, &win_end);
-			schedmodel_finish(v->ctx.model, win_end);
+			trace_finish(reader, v->ctx.model, win_end);
 		}
 	}
 	for (i = 0; active && i < h->nr_seconds; i++)

@@ -202,6 +202,19 @@ static int print_threads(struct tenancy *t, struct ranked *v, size_t n)
 	return ret;
 }
 
+/* The on-CPU time of every thread on @cpu, selected or not. */
+static uint64_t cpu_busy(const struct tenancy *t, uint32_t cpu)
+{
+	const struct tenancy_thread *rows = t->threads.items;
+	uint64_t busy = t->others_ns[cpu];
+	size_t i;
+
+	for (i = 0; i < t->threads.count; i++)
+		if (rows[i].cpu_ns)
+			busy += rows[i].cpu_ns[cpu];
+	return busy;
+}
+
 /*
  * The time of @cpu in the window that nobody can be given, its threads'
  * (selected or not) being @busy.
@@ -224,16 +237,25 @@ static bool cpu_shown(const struct tenancy *t, uint32_t cpu)
 	       srecreader_cpu_online(ctx->reader, cpu);
 }
 
-/* Whether events of @cpu were lost. */
-static bool cpu_lost_events(const struct report_ctx *ctx, uint32_t cpu)
+/* Why some of @cpu's time is not known. */
+static const char *cpu_not_known_why(const struct report_ctx *ctx,
+				     uint32_t cpu)
 {
 	const struct sched_loss *losses;
 	size_t n = schedmodel_losses(ctx->model, &losses), i;
+	bool lost = false, cut = false;
 
-	for (i = 0; i < n; i++)
-		if (losses[i].cpu == cpu)
-			return true;
-	return false;
+	for (i = 0; i < n; i++) {
+		if (losses[i].cpu != cpu)
+			continue;
+		cut |= losses[i].cut;
+		lost |= !losses[i].cut;
+	}
+	if (cut)
+		return lost ? "events were lost, and the file is cut short" :
+			      "the file is cut short";
+	return lost ? "events were lost" :
+		      "no switch recorded there tells who ran";
 }
 
 /*
@@ -270,10 +292,7 @@ static int print_cpus(struct tenancy *t)
 		v = rank(t, cpu, &n);
 		if (!v)
 			return -ENOMEM;
-		busy = 0;
-		for (i = 0; i < n; i++)
-			busy += v[i].ns;
-		busy += t->others_ns[cpu];
+		busy = cpu_busy(t, cpu);
 		fprintf(ctx->out,
 			"\nCPU %u: threads %s (%.1f%%), idle %s (%.1f%%)",
 			cpu, format_duration(dur, busy),
@@ -284,8 +303,7 @@ static int print_cpus(struct tenancy *t)
 		if (rest)
 			fprintf(ctx->out, ", not known %s (%s)",
 				format_duration(dur, rest),
-				cpu_lost_events(ctx, cpu) ? "events were lost" :
-				"no switch recorded there tells who ran");
+				cpu_not_known_why(ctx, cpu));
 		fputc('\n', ctx->out);
 		shown = report_limit(ctx, n);
 		for (i = 0; i < shown; i++)
@@ -311,19 +329,6 @@ static int print_cpus(struct tenancy *t)
 		free(v);
 	}
 	return stream_error(ctx->out);
-}
-
-/* The on-CPU time of every thread on @cpu, selected or not. */
-static uint64_t cpu_busy(const struct tenancy *t, uint32_t cpu)
-{
-	const struct tenancy_thread *rows = t->threads.items;
-	uint64_t busy = t->others_ns[cpu];
-	size_t i;
-
-	for (i = 0; i < t->threads.count; i++)
-		if (rows[i].cpu_ns)
-			busy += rows[i].cpu_ns[cpu];
-	return busy;
 }
 
 /* A CSV row of @cpu's time that is no thread's: idle, or not known. */
@@ -479,8 +484,9 @@ const struct report tenancy_report = {
 	"a share of the window) and the CPUs it ran on with the share of its\n"
 	"on-CPU time (on all CPUs) on each; then per CPU the time of threads\n"
 	"and idle, and its --top threads, the rest summed.  \"not known\" is\n"
-	"time nobody can be given: events were lost, or no switch on that CPU\n"
-	"shows who ran there.\n"
+	"time nobody can be given: events were lost, the file is cut short\n"
+	"(its CPU's records end early), or no switch on that CPU shows who\n"
+	"ran there.\n"
 	"\n"
 	"CSV columns, a row per (CPU, thread), one per CPU that idled and one\n"
 	"per CPU with time not known:\n"

@@ -1030,7 +1030,7 @@ static void draw_losses(FILE *f, const struct timeline *tl,
 {
 	const struct sched_loss *losses;
 	size_t nr = schedmodel_losses(tl->ctx->model, &losses), i;
-	char title[160], a[SECONDS_LEN], b[SECONDS_LEN];
+	char title[192], a[SECONDS_LEN], b[SECONDS_LEN];
 	double x, w;
 
 	for (i = 0; i < nr; i++) {
@@ -1039,12 +1039,18 @@ static void draw_losses(FILE *f, const struct timeline *tl,
 			continue;
 		x = x_of(p, losses[i].first);
 		w = x_of(p, losses[i].last) - x;
-		snprintf(title, sizeof(title),
-			 "CPU %u: %" PRIu64 " %s lost between %s and %s s: who ran is not known",
-			 cpu, losses[i].count,
-			 plural(losses[i].count, "event", "events"),
-			 format_seconds(a, report_rel(tl->ctx, losses[i].first), 6),
-			 format_seconds(b, report_rel(tl->ctx, losses[i].last), 6));
+		format_seconds(a, report_rel(tl->ctx, losses[i].first), 6);
+		format_seconds(b, report_rel(tl->ctx, losses[i].last), 6);
+		if (losses[i].cut)
+			snprintf(title, sizeof(title),
+				 "CPU %u: the file is cut short, its records whole up to %s s: who ran there until %s s is not known",
+				 cpu, a, b);
+		else
+			snprintf(title, sizeof(title),
+				 "CPU %u: %" PRIu64 " %s lost between %s and %s s: who ran is not known",
+				 cpu, losses[i].count,
+				 plural(losses[i].count, "event", "events"),
+				 a, b);
 		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"url(#lost)\" stroke=\"#%06x\"><title>",
 			w < 2 ? x - 1 : x, y, w < 2 ? 2 : w, CPU_LANE_H,
 			LOSS_COLOUR);

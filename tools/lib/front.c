@@ -269,6 +269,23 @@ static void warn_unmatched(const struct front *f)
 		f->verb, f->paths[0]);
 }
 
+/*
+ * Whether the window reaches past where a CPU's records end in a file cut
+ * short: a pass that stopped at the end of --range did not hear the reader
+ * say so, but read less than the window's recording all the same.
+ */
+static bool window_cut(const struct front *f)
+{
+	const struct sched_loss *losses;
+	size_t n, i;
+
+	n = schedmodel_losses(*f->model, &losses);
+	for (i = 0; i < n; i++)
+		if (losses[i].cut)
+			return true;
+	return false;
+}
+
 int front_pass_status(const struct front *f, int err, const char *doing)
 {
 	const struct srecreader_status *s = srecreader_status(*f->reader);
@@ -282,6 +299,11 @@ int front_pass_status(const struct front *f, int err, const char *doing)
 		status = EXIT_LOST;
 	} else if (s->truncated || s->corrupt || s->resyncs ||
 		   s->disagrees || (s->over && !s->trailer)) {
+		status = EXIT_LOST;
+	} else if (window_cut(f)) {
+		if (!*f->quiet)
+			fprintf(stderr, "schedrec %s: warning: %s: the file is cut short inside the window (no trailer): what its CPUs ran after their last records is not known\n",
+				f->verb, f->paths[0]);
 		status = EXIT_LOST;
 	}
 	warn_unmatched(f);

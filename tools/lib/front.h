@@ -143,7 +143,8 @@ bool front_window_after_end(const struct front *f);
  * than the recording (the input ends inside a section or before the
  * trailer, or damaged sections were skipped; the reader warned), else
  * EXIT_OK; a pass that stopped at the end of --range before the reader
- * came to the damage read all it needed.  Also a warning (but with -q)
+ * came to the damage read all it needed, unless the file is cut short
+ * inside the window (a CPU's records end there: said, and EXIT_LOST).  Also a warning (but with -q)
  * when --pid, --tid or --comm matched no thread of the window.
  */
 int front_pass_status(const struct front *f, int err, const char *doing);

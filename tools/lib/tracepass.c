@@ -442,13 +442,10 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 			skipping = true;
 		}
 	}
-	if (p.early) {
-		/* nothing after the window matters: it ends there */
+	/* nothing after the window matters: a pass that stopped ends there */
+	if (p.early)
 		schedmodel_window_abs(m, &start, &win_end);
-		schedmodel_finish(m, win_end);
-	} else {
-		trace_finish(r, m, p.end);
-	}
+	trace_finish(r, m, p.early ? win_end : p.end);
 	return p.ret;
 }
 

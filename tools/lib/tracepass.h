@@ -53,10 +53,12 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
 	       const struct trace_pass_hooks *hooks);
 
 /*
- * The records of @r are over (the last at @last_ts): schedmodel_finish()
- * @m at the end of the recording, the trailer's if it has one; in a file
- * without (cut short), each CPU's records end where the file holds them
- * all (schedmodel_cpu_complete_until()).
+ * The records of @r are over (the last at @last_ts), or @m's window is
+ * (@last_ts its end): schedmodel_finish() @m at the end of the recording,
+ * the trailer's if it has one, or of the window; in a file without a
+ * trailer (cut short), each CPU's records end where the file holds them
+ * all (schedmodel_cpu_complete_until()), which a window that stopped the
+ * pass early can reach when the input was over before it stopped.
  */
 void trace_finish(const struct srecreader *r, struct schedmodel *m,
 		  uint64_t last_ts);

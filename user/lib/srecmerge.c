@@ -1263,8 +1263,12 @@ uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 {
 	uint64_t last;
 
-	/* a damaged trailer still ends the records: they are all there */
-	if ((!r->finished && !r->error) || r->has_trailer ||
+	/*
+	 * A damaged trailer still ends the records: they are all there.  A
+	 * pass may stop before the records are handed out (at the end of
+	 * its window): once the input is over, the answer is known anyway.
+	 */
+	if ((!r->finished && !r->error && !input_over(r)) || r->has_trailer ||
 	    r->trailer_damaged || cpu >= r->nr_cpus)
 		return UINT64_MAX;
 	last = r->cpus[cpu].accepted_ts;

@@ -309,7 +309,8 @@ srecreader_trailer(const struct srecreader *r,
 
 /*
  * Once the records are over (next() returned 0, or an error that stopped
- * the reading): the time up to which the input holds every record of
+ * the reading), or the input is (its last section was read, though records
+ * may still be held): the time up to which the input holds every record of
  * @cpu.  Without a trailer (the file was cut short, or its writer stopped
  * before writing one), that is the last record of @cpu's chunks read, or
  * the latest SYNC's horizon if later: nothing older than the horizon can
