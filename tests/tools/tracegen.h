@@ -10,6 +10,9 @@
  *	# comments and blank lines are ignored
  *	cpus 2                  CPUs of the machine (default 2), online
  *	                        "0-(n-1)"; before any line that names a CPU
+ *	online LIST             the CPUs online in the header, as
+ *	                        /sys/devices/system/cpu/online lists them
+ *	                        (default 0-(n-1)), e.g. 0,2-3
  *	start 1000s             CLOCK_MONOTONIC at the start of the recording
  *	                        (default 1000 s); every other time is relative
  *	                        to it
@@ -33,6 +36,9 @@
  *	                        TRACEGEN_PASS_RECORDS, at most
  *	                        TRACEGEN_PASS_MAX): see "The file" below
  *	thread TID TGID COMM    a thread alive at the start (THREADS section)
+ *	thread TID TGID COMM again
+ *	                        the same tid listed again (reused while the
+ *	                        snapshot was taken); else a tid is listed once
  *	ksym ADDR TYPE NAME [[MODULE]]
  *	                        a line of the /proc/kallsyms snapshot (KSYMS
  *	                        section), e.g. "ksym ffffffff81100000 t

@@ -79,6 +79,7 @@ struct tracegen {
 	uint32_t drainer_cpu;
 	bool filtered;
 	bool notrailer;
+	char online[64];		/* `online`, "": 0-(nr_cpus - 1) */
 	uint64_t damage;		/* `damage`: bit 1 << section type */
 	int zlib_level;			/* `zlib`, 0: raw chunks */
 	uint32_t pass_records;		/* `pass`, at least this many a pass */
@@ -761,16 +762,17 @@ static int parse_event(struct tracegen *tg, char **words, int nr_words)
 
 static int statement_thread(struct tracegen *tg, char **words, int nr_words)
 {
+	bool again = nr_words == 5 && !strcmp(words[4], "again");
 	struct srec_thread thread = { 0 };
 	size_t i;
 
-	if (nr_words != 4)
-		return bad_usage(tg, "thread TID TGID COMM");
+	if (nr_words != 4 && !again)
+		return bad_usage(tg, "thread TID TGID COMM [again]");
 	if (need_u32(tg, "TID", words[1], &thread.tid) ||
 	    need_u32(tg, "TGID", words[2], &thread.tgid) ||
 	    need_comm(tg, words[3], thread.comm))
 		return -1;
-	for (i = 0; i < tg->nr_threads; i++)
+	for (i = 0; i < tg->nr_threads && !again; i++)
 		if (tg->threads[i].tid == thread.tid)
 			return fail(tg, "thread %u is already in the snapshot",
 				    thread.tid);
@@ -945,6 +947,16 @@ static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 	}
 	if (!strcmp(what, "damage"))
 		return statement_damage(tg, words, nr_words);
+	if (!strcmp(what, "online")) {
+		if (nr_words != 2)
+			return bad_usage(tg, "online LIST");
+		if (strspn(words[1], "0123456789,-") != strlen(words[1]) ||
+		    strlen(words[1]) >= sizeof(tg->online))
+			return fail(tg, "online %s: want a CPU list such as 0,2-3",
+				    words[1]);
+		strcpy(tg->online, words[1]);
+		return 0;
+	}
 	if (!strcmp(what, "filtered") || !strcmp(what, "notrailer")) {
 		if (nr_words != 1)
 			return fail(tg, "%s takes no argument", what);
@@ -1073,10 +1085,12 @@ static int write_header(struct tracegen *tg, struct srecwriter *w)
 	};
 	uLongf packed = compressBound(tg->ksyms_len);
 	void *ksyms = NULL;
-	char online[32];
+	char online[64];
 	int ret;
 
-	if (tg->nr_cpus == 1)
+	if (tg->online[0])
+		snprintf(online, sizeof(online), "%s", tg->online);
+	else if (tg->nr_cpus == 1)
 		snprintf(online, sizeof(online), "0");
 	else
 		snprintf(online, sizeof(online), "0-%u", tg->nr_cpus - 1);

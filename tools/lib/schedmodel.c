@@ -1399,10 +1399,22 @@ static void close_unseen(struct schedmodel *m, const struct thread *t,
 			 uint64_t born)
 {
 	uint64_t start = born > m->known_lo ? born : m->known_lo;
+	struct thread last;
 
-	if (start < m->known_hi)
-		emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
-			    (start > born ? IV_CUT_START : 0) | IV_CUT_END);
+	if (start >= m->known_hi)
+		return;
+	/*
+	 * Renamed after the holders stopped being known (a CPU's records
+	 * end before, in a file cut short, which the rename could not
+	 * tell): the interval ends there, its last part empty.
+	 */
+	if (t->piece > m->known_hi) {
+		last = *t;
+		last.piece = m->known_hi;
+		t = &last;
+	}
+	emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
+		    (start > born ? IV_CUT_START : 0) | IV_CUT_END);
 }
 
 /* At the end: a thread still off CPU is censored there. */
@@ -1421,10 +1433,18 @@ static void close_snapshot(struct schedmodel *m)
 {
 	const struct srec_thread *snap = m->info->threads;
 	struct thread t = { .where = WHERE_UNSEEN, .cpu = CPU_NONE };
-	size_t i;
+	size_t n = m->info->nr_threads, i, j;
+	bool seen;
 
-	for (i = 0; i < m->info->nr_threads; i++) {
-		if (m->snap_seen[i] || (i && snap[i].tid == snap[i - 1].tid))
+	/* (no piece can be: no task to make) */
+	if (m->known_lo >= m->known_hi)
+		return;
+	/* sorted by tid: a tid listed twice is seen if either entry is */
+	for (i = 0; i < n; i = j) {
+		seen = false;
+		for (j = i; j < n && snap[j].tid == snap[i].tid; j++)
+			seen |= m->snap_seen[j];
+		if (seen)
 			continue;
 		t.tid = snap[i].tid;
 		t.task = task_new(m, t.tid, snap[i].tgid, snap[i].comm);
@@ -1459,7 +1479,9 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 	m->end = end_ns;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		c = &m->cpus[cpu];
-		if (c->cut && c->cut_at < end_ns)
+		/* not a CPU that was offline all along, without records */
+		if (c->cut && c->cut_at < end_ns &&
+		    (c->seen || cpu_listed(m->info->online, cpu)))
 			cpu_lost(m, cpu, 0, c->cut_at, end_ns, LOSS_CUT);
 		cpu_account(m, m->wants, cpu, end_ns, IV_CUT_END);
 	}
