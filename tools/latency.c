@@ -34,9 +34,7 @@ static const char *const kind_names[NR_KINDS] = {
 struct latency_stats {
 	struct durstats d;
 	uint64_t max_start;		/* of the longest, for the loss check */
-	uint64_t uncertain_min;		/* the shortest uncertain sample */
-	bool max_uncertain;		/* the longest overlaps lost events */
-	bool has_uncertain;		/* uncertain_min is set */
+	struct durflags uncertain;	/* of d: overlapping lost events */
 };
 
 struct latency_row {
@@ -93,18 +91,9 @@ static void count_waker(struct latency *l, const struct latency_ev *ev)
 static void stats_add(struct latency_stats *s, const struct latency_ev *ev)
 {
 	uint64_t len = ev->end - ev->start;
-	bool uncertain = ev->flags & IV_UNCERTAIN;
 
-	if (!s->d.count || len > s->d.max) {
+	if (durflags_add(&s->uncertain, &s->d, len, ev->flags & IV_UNCERTAIN))
 		s->max_start = ev->start;
-		s->max_uncertain = uncertain;
-	} else if (len == s->d.max) {
-		s->max_uncertain |= uncertain;
-	}
-	if (uncertain && (!s->has_uncertain || len < s->uncertain_min)) {
-		s->has_uncertain = true;
-		s->uncertain_min = len;
-	}
 	durstats_add(&s->d, len);
 }
 
@@ -193,9 +182,7 @@ struct latency_values {
 /*
  * The longest sample is uncertain if it overlaps lost events (checked
  * again against every loss of the window: one seen after the sample
- * ended counts).  A percentile equal to it is as it is; below it, one at
- * or above the shortest uncertain sample may be one of them (only that
- * value a row is kept, not every sample).
+ * ended counts); the percentiles as durflags_value() says.
  */
 static void stats_values(const struct report_ctx *ctx,
 			 struct latency_stats *s, struct latency_values *out)
@@ -204,7 +191,7 @@ static void stats_values(const struct report_ctx *ctx,
 	unsigned int i;
 
 	max_uncertain = s->d.count &&
-		(s->max_uncertain ||
+		(s->uncertain.max ||
 		 schedmodel_overlaps_loss(ctx->model, s->max_start,
 					  s->max_start + s->d.max));
 	out->v[NR_PCTS] = s->d.max;
@@ -212,11 +199,8 @@ static void stats_values(const struct report_ctx *ctx,
 	out->any = max_uncertain;
 	for (i = 0; i < NR_PCTS; i++) {
 		out->v[i] = durstats_percentile(&s->d, pcts[i]);
-		if (out->v[i] == s->d.max)
-			out->uncertain[i] = max_uncertain;
-		else
-			out->uncertain[i] = s->has_uncertain &&
-					    out->v[i] >= s->uncertain_min;
+		out->uncertain[i] = durflags_value(&s->uncertain, &s->d,
+						   max_uncertain, out->v[i]);
 		out->any |= out->uncertain[i];
 	}
 }
@@ -521,8 +505,8 @@ const struct report latency_report = {
 	"a row per thread: TID PID COMM, WAKEUPS (wakeup samples) and\n"
 	"W-P50 W-P90 W-P99 W-MAX of their latency, PREEMPTED (runqueue\n"
 	"samples) and R-P50 R-P90 R-P99 R-MAX of theirs (nearest rank, exact\n"
-	"up to 1024 samples per row, then within 1 %; ~ on a MAX that overlaps\n"
-	"lost events), then each thread's top wakers.\n"
+	"up to 1024 samples per row, then within 1 %; ~ on a value that may\n"
+	"rest on lost events), then each thread's top wakers.\n"
 	"\n"
 	"CSV columns, a row per (thread, kind):\n"
 	"  tid pid comm        the thread (no tid with --by process)\n"

@@ -38,9 +38,7 @@ struct offcpu_row {
 	const struct task *max_task;
 	uint32_t max_cpu;
 	char max_state;
-	bool max_uncertain;
-	bool has_uncertain;		/* uncertain_min is set */
-	uint64_t uncertain_min;		/* the shortest uncertain interval */
+	struct durflags uncertain;	/* of d: overlapping lost events */
 	uint64_t censored;
 	uint64_t censored_max;
 };
@@ -235,23 +233,15 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 			row->censored_max = len;
 		return;
 	}
-	durstats_add(&row->d, len);
-	if ((iv->iv_flags & IV_UNCERTAIN) &&
-	    (!row->has_uncertain || len < row->uncertain_min)) {
-		row->has_uncertain = true;
-		row->uncertain_min = len;
-	}
-	if (row->d.count == 1 || len > row->max_end - row->max_start) {
+	if (durflags_add(&row->uncertain, &row->d, len,
+			 iv->iv_flags & IV_UNCERTAIN)) {
 		row->max_start = iv->iv_start;
 		row->max_end = iv->end;
 		row->max_task = iv->iv_task;
 		row->max_cpu = iv->out_cpu;
 		row->max_state = iv->state;
-		row->max_uncertain = iv->iv_flags & IV_UNCERTAIN;
-	} else if (len == row->max_end - row->max_start) {
-		/* as long: the longest is uncertain if either is */
-		row->max_uncertain |= iv->iv_flags & IV_UNCERTAIN;
 	}
+	durstats_add(&row->d, len);
 }
 
 static void on_offcpu(void *arg, const struct offcpu_iv *iv)
@@ -361,23 +351,9 @@ static bool row_uncertain(const struct report_ctx *ctx,
 			  const struct offcpu_row *row)
 {
 	return row->d.count &&
-	       (row->max_uncertain ||
+	       (row->uncertain.max ||
 		schedmodel_overlaps_loss(ctx->model, row->max_start,
 					 row->max_end));
-}
-
-/*
- * Whether percentile @p of the row may be the length of an interval that
- * overlaps lost events: the longest is known to be one or not; below it,
- * any value from the shortest uncertain interval up may be one (only one
- * value a row is kept, not every interval).
- */
-static bool pct_uncertain(const struct offcpu_row *row, bool max_uncertain,
-			  uint64_t p)
-{
-	if (p == row->d.max)
-		return max_uncertain;
-	return row->has_uncertain && p >= row->uncertain_min;
 }
 
 static void table_add(struct offcpu *o, struct table *t,
@@ -406,8 +382,10 @@ static void table_add(struct offcpu *o, struct table *t,
 			table_u64(t, row->max_task->tid);
 		p50 = durstats_percentile(&row->d, 50);
 		p99 = durstats_percentile(&row->d, 99);
-		p50_uncertain = pct_uncertain(row, uncertain, p50);
-		p99_uncertain = pct_uncertain(row, uncertain, p99);
+		p50_uncertain = durflags_value(&row->uncertain, &row->d,
+					       uncertain, p50);
+		p99_uncertain = durflags_value(&row->uncertain, &row->d,
+					       uncertain, p99);
 		table_duration_mark(t, p50, p50_uncertain);
 		table_duration_mark(t, p99, p99_uncertain);
 	} else {

@@ -91,6 +91,49 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	}
 }
 
+/*
+ * Which values of a durstats are flagged (by the reports: uncertain, they
+ * may rest on lost events), in O(1) memory: whether the longest is, and
+ * the shortest that is.  A percentile equal to the longest is flagged as
+ * it is; below it, one at or above the shortest flagged value may be one
+ * of them (only the percentile's value is kept, not every value).
+ */
+struct durflags {
+	uint64_t min;		/* the shortest flagged value */
+	bool any;		/* min is set */
+	bool max;		/* the longest value is (either, if two are) */
+};
+
+/*
+ * Before durstats_add(@d, @ns): note whether @ns is @flagged.  Whether
+ * @ns is the longest value yet (the first of that length).
+ */
+static inline bool durflags_add(struct durflags *f, const struct durstats *d,
+				uint64_t ns, bool flagged)
+{
+	bool longest = !d->count || ns > d->max;
+
+	if (longest)
+		f->max = flagged;
+	else if (ns == d->max)
+		f->max |= flagged;
+	if (flagged && (!f->any || ns < f->min)) {
+		f->any = true;
+		f->min = ns;
+	}
+	return longest;
+}
+
+/* Whether value @v of @d may be flagged, the longest being @max_flagged. */
+static inline bool durflags_value(const struct durflags *f,
+				  const struct durstats *d, bool max_flagged,
+				  uint64_t v)
+{
+	if (v == d->max)
+		return max_flagged;
+	return f->any && v >= f->min;
+}
+
 /* Nearest-rank percentile @pct (0 < pct <= 100); 0 if empty. */
 uint64_t durstats_percentile(struct durstats *d, double pct);
 void durstats_free(struct durstats *d);
