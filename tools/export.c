@@ -99,11 +99,6 @@ void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int export_stream_error(FILE *f)
-{
-	return ferror(f) ? front_flush_error(f) : 0;
-}
-
 int64_t export_start_time(const struct export_ctx *ctx)
 {
 	return ctx->info->file.start_real_ns / 1000000000ull;

@@ -90,12 +90,6 @@ extern const struct export_format openmetrics_export;
 __printf(2, 3)
 void export_warn(const struct export_ctx *ctx, const char *fmt, ...);
 
-/*
- * 0, or the error of stream @f: the write's own (ENOSPC, ...) when
- * flushing again says it, else -EIO.
- */
-int export_stream_error(FILE *f);
-
 /* The start of the recording in CLOCK_REALTIME seconds (0 if unknown). */
 int64_t export_start_time(const struct export_ctx *ctx);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "table.h"
 #include "taskstate.h"
 #include "timefmt.h"
 
@@ -90,7 +91,7 @@ static int csv_start(void *priv, struct export_ctx *ctx)
 {
 	(void)priv;
 	fputs(header, ctx->out);
-	return export_stream_error(ctx->out);
+	return stream_error(ctx->out);
 }
 
 static int csv_record(void *priv, struct export_ctx *ctx,
@@ -140,13 +141,13 @@ static int csv_record(void *priv, struct export_ctx *ctx,
 		break;
 	}
 	fputc('\n', out);
-	return export_stream_error(out);
+	return stream_error(out);
 }
 
 static int csv_finish(void *priv, struct export_ctx *ctx)
 {
 	(void)priv;
-	return export_stream_error(ctx->out);
+	return stream_error(ctx->out);
 }
 
 const struct export_format csv_export = {

@@ -26,6 +26,7 @@
 #include "export.h"
 #include "idmap.h"
 #include "promtext.h"
+#include "table.h"
 
 enum {
 	OPT_TOP = EXPORT_OPT_BASE,
@@ -810,7 +811,7 @@ static int openmetrics_finish(void *priv, struct export_ctx *ctx)
 		export_warn(ctx, "the %zu most active of %zu threads and %zu of %zu processes written (--top %u; --top 0 writes all)",
 			    shown_threads, nr_threads, shown_procs, nr_procs,
 			    om->top);
-	ret = export_stream_error(om->out);
+	ret = stream_error(om->out);
 out:
 	series_free(threads, nr_threads);
 	series_free(procs, nr_procs);

@@ -20,6 +20,7 @@
 #include "export.h"
 #include "idmap.h"
 #include "json.h"
+#include "table.h"
 #include "timefmt.h"
 
 /*
@@ -539,7 +540,7 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 			    plural(pf->clipped, "slice overlapped",
 				   "slices overlapped"),
 			    plural(pf->clipped, "was", "were"));
-	return export_stream_error(pf->out);
+	return stream_error(pf->out);
 }
 
 static void perfetto_free(void *priv)

@@ -324,12 +324,19 @@ int table_print(const struct table *t, FILE *f, bool csv)
 
 int stream_error(FILE *f)
 {
+	int before = errno;
+
 	if (!ferror(f))
 		return 0;
 	/*
-	 * stdio keeps the error flag, not the errno: the write that failed
-	 * set it, and a full buffer is written again (and fails again) on
-	 * every later one, so errno still tells why.
+	 * stdio keeps the error flag, not the errno.  What the buffer still
+	 * holds is written again, and fails again, for the same reason; an
+	 * unbuffered stream holds nothing, and the errno of the write that
+	 * failed stands (each later write fails again and sets it anew).
 	 */
-	return errno ? -errno : -EIO;
+	errno = 0;
+	if (fflush(f) && errno)
+		return -errno;
+	errno = before;
+	return before ? -before : -EIO;
 }

@@ -68,8 +68,9 @@ size_t table_rows(const struct table *t);
 int table_print(const struct table *t, FILE *f, bool csv);
 
 /*
- * 0, or what failed a write to @f (ferror()) as -errno: -ENOSPC, -EPIPE...;
- * -EIO when that is not known.
+ * 0, or what failed a write to @f (ferror()) as -errno: -ENOSPC, -EPIPE...
+ * (what is left in its buffer is written again to tell); -EIO when that is
+ * not known.
  */
 int stream_error(FILE *f);
 
