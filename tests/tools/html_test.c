@@ -8,7 +8,8 @@
  * report NAME --csv` prints, with and without a selection; the files of
  * the reports and of the per-second views are exactly what the reports
  * write on their own (--range S:S+1 for a second); the busiest seconds
- * are the ones pre-rendered; bad input (no -o, a directory that is not
+ * are the ones pre-rendered, and a second's view of a file cut short says
+ * so as its report does; bad input (no -o, a directory that is not
  * empty, one that cannot be written, a pipe) gives its message and exit
  * status.  tests/html/ opens the same page in a real browser.
  *
@@ -190,6 +191,38 @@ TEST_F(html, files_are_the_reports)
 	EXPECT_NE(NULL, strstr(self->w.out, "heat map: 2, 3, 4, 1\n"));
 	RUN_OK("$S report timeline run.srec --pid 100 --range 1.5:2 --threads --svg t.svg >t.txt && cmp t.txt sel/seconds/timeline-1.txt && cmp t.svg sel/seconds/timeline-1.svg");
 	RUN_OK("$PY page sel --views 4");
+}
+
+/*
+ * A file cut short (no trailer; CPU 1's records whole up to 1.5 s): the
+ * view of second 1 shows 1.5-2 s of CPU 1 as not known, as the report of
+ * that second on its own does, though its pass stops at its end; second
+ * 0 ends before the cut and has none of it.
+ */
+TEST_F(html, cut_short)
+{
+	static const char trace[] =
+		"cpus 2\nnotrailer\npass 2\n"
+		"thread 100 100 app\nthread 200 200 bg\n"
+		"100ms cpu0 switch 0 R0 100\n100ms cpu1 switch 0 R0 200\n"
+		"200ms cpu1 switch 200 S 0\n300ms cpu1 switch 0 R0 200\n"
+		"400ms cpu0 switch 100 S 0\n1200ms cpu0 switch 0 R0 100\n"
+		"1500ms cpu0 switch 100 S 0\n2200ms cpu0 switch 0 R0 100\n"
+		"2500ms cpu0 switch 100 S 0\n";
+	char path[512], msg[512];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/cut.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file(trace, path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	RUN_OK("$S report html cut.srec -o out -q; test $? = 1");
+	for (i = 0; i <= 2; i++)
+		RUN_OK("$S report timeline cut.srec -q --range %d:%d --threads --svg t.svg >t.txt; test $? = %d && cmp t.txt out/seconds/timeline-%d.txt && cmp t.svg out/seconds/timeline-%d.svg",
+		       i, i + 1, i ? 1 : 0, i, i);
+	RUN_OK("grep -c 'CPU 1: the file is cut short, its records whole up to 1.500000 s' out/seconds/timeline-1.svg");
+	EXPECT_STREQ("1\n", self->w.out);
+	RUN_OK("! grep -q 'cut short' out/seconds/timeline-0.svg");
 }
 
 /* --seconds 0: no second, no second read; a pipe will do then. */
