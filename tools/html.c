@@ -87,7 +87,7 @@ static const struct section_spec sections[] = {
 	} },
 	{ "tenancy", "Tenancy: who held each CPU", &tenancy_report, {
 	  { "tenancy", NULL,
-	    "Exact on-CPU time per thread and CPU, from the switches: thread_share is the part of the thread's time on that CPU, cpu_share the part of the window it held that CPU; tid 0 is the CPU idling, tid -1 its time not known (events were lost, or no switch shows who ran)." },
+	    "Exact on-CPU time per thread and CPU, from the switches: thread_share is the part of the thread's time on that CPU, cpu_share the part of the window it held that CPU; tid 0 is the CPU idling, tid -1 its time not known (events were lost, the file is cut short, or no switch shows who ran)." },
 	} },
 	{ "states", "States: why threads left the CPU, and who took it", &states_report, {
 	  { "states", NULL,

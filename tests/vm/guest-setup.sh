@@ -33,7 +33,10 @@ guest_load_module() {
 # The port stays open on fd 9 from the first send on: each last close
 # shuts the UART down, and its synchronize_irq() against the port's
 # interrupt on the other vCPU could hold both for over 20 s under
-# single-threaded TCG (an RCU stall, seen after sending 30 MB).
+# single-threaded TCG (an RCU stall, seen after sending 30 MB).  Without
+# a close to wait for the output to drain, a line of spaces longer than
+# the port's transmit buffer (a page) follows each file: when its write
+# returns, the file has left the guest, whatever comes next (poweroff).
 guest_send() {
 	local file=$1 name=${2:-$(basename "$1")} port=/dev/ttyS1
 	if [ ! -r "$file" ] || [ ! -c "$port" ]; then
@@ -49,5 +52,6 @@ guest_send() {
 		echo "@@file-begin $name $(wc -c <"$file") $(sha256sum "$file" | cut -d' ' -f1)"
 		gzip -c "$file" | base64
 		echo "@@file-end $name"
+		printf '%8192s\n' ''
 	} >&9
 }

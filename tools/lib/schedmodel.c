@@ -50,6 +50,12 @@ enum where {
 	WHERE_LOST,		/* lost track (loss, or a filtered trace) */
 };
 
+/* A part of a never-seen thread's time off CPU: until @end, @task's. */
+struct unseen_part {
+	uint64_t end;
+	struct task *task;
+};
+
 /* What the model knows of one live tid. */
 struct thread {
 	uint32_t tid;
@@ -73,6 +79,13 @@ struct thread {
 	 */
 	uint64_t piece;
 	struct task *iv_task;
+	/*
+	 * Not seen on a CPU yet, and renamed: where each earlier name's
+	 * part ends, kept until it is known how long it was off CPU
+	 * (emit_unseen()).
+	 */
+	struct unseen_part *parts;
+	uint32_t nr_parts;
 	uint32_t rq_cpu;	/* waiting runnable on this CPU... */
 	uint64_t rq_since;	/* ...since then */
 	struct thread *rq_prev, *rq_next;
@@ -623,6 +636,71 @@ emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 		flush_offcpu(m);
 }
 
+/*
+ * A part of @t's interval off CPU that a rename ended: [@start, @end)
+ * under @task, IV_CONTINUED (see struct offcpu_iv) and @flags; the first
+ * in the window names the whole.
+ */
+static void emit_part(struct schedmodel *m, struct thread *t,
+		      struct task *task, uint64_t start, uint64_t end,
+		      unsigned int flags)
+{
+	bool off = t->where == WHERE_OFF;
+	struct offcpu_iv iv = {
+		.task = task, .start = start, .end = end,
+		.state = off ? t->state : '?',
+		.out_cpu = off ? t->cpu : CPU_NONE, .in_cpu = CPU_NONE,
+		.flags = IV_CONTINUED | flags,
+		.stack = off ? t->stack : NULL,
+	};
+
+	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
+		iv.flags |= IV_UNCERTAIN;
+	if (!(m->wants & WANT_OFFCPU) ||
+	    !clip(m, &iv.start, &iv.end, &iv.flags))
+		return;
+	if (!t->iv_task)
+		t->iv_task = task;
+	iv.iv_start = iv.start;
+	iv.iv_task = iv.task;
+	iv.iv_flags = iv.flags;
+	EMIT(m, offcpu, &iv);
+}
+
+/*
+ * Never-seen @t's time off CPU, [@start, @end), as emit_offcpu() takes
+ * it, in parts at the renames offcpu_split() kept: those that end before
+ * @end, IV_CONTINUED, then the last one, which gives the whole.
+ */
+static void emit_unseen(struct schedmodel *m, unsigned int wants,
+			struct thread *t, uint64_t start, uint64_t end,
+			uint32_t in_cpu, unsigned int flags)
+{
+	struct thread last = *t;
+	uint64_t from = start, to;
+	uint32_t k;
+
+	last.piece = 0;
+	for (k = 0; k < t->nr_parts; k++) {
+		to = t->parts[k].end < end ? t->parts[k].end : end;
+		if (to <= from)
+			continue;
+		if (to == end) {
+			/* renamed later: this name's part is the last */
+			last.task = t->parts[k].task;
+			break;
+		}
+		emit_part(m, &last, t->parts[k].task, from, to,
+			  from == start ? flags & IV_CUT_START : 0);
+		from = to;
+		last.piece = to;
+	}
+	emit_offcpu(m, wants, &last, start, end, in_cpu, flags);
+	free(t->parts);
+	t->parts = NULL;
+	t->nr_parts = 0;
+}
+
 static void emit_latency(struct schedmodel *m, const struct thread *t,
 			 enum latency_kind kind, uint64_t start, uint64_t end,
 			 uint32_t cpu)
@@ -857,6 +935,13 @@ thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
 		waiter_add(m, t, cpu, ts);
 }
 
+static void free_thread(struct schedmodel *m, struct thread *t)
+{
+	(void)m;
+	free(t->parts);
+	free(t);
+}
+
 /* @t's life is over (exit, or its tid taken): forget it everywhere. */
 static void thread_drop(struct schedmodel *m, struct thread *t)
 {
@@ -867,7 +952,7 @@ static void thread_drop(struct schedmodel *m, struct thread *t)
 			cpu_forget(m, cpu);
 	waiter_remove(m, t);
 	map_remove(&m->map, t);
-	free(t);
+	free_thread(m, t);
 }
 
 static inline __attribute__((always_inline)) void
@@ -885,7 +970,12 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
 	} else if (t->where == WHERE_UNSEEN) {
 		/* off CPU since before the recording, as far as we know */
-		emit_offcpu(m, wants, t, m->origin, ts, cpu, IV_CUT_START);
+		if (t->nr_parts)
+			emit_unseen(m, wants, t, m->origin, ts, cpu,
+				    IV_CUT_START);
+		else
+			emit_offcpu(m, wants, t, m->origin, ts, cpu,
+				    IV_CUT_START);
 	}
 	if ((wants & WANT_LATENCY) && t->wake_ts)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
@@ -1081,64 +1171,39 @@ static bool cpu_listed(const char *list, unsigned int cpu)
 }
 
 /*
- * Whether the holder of every CPU is known from @since to now: a thread
- * not seen on one meanwhile was off CPU.
- */
-static bool holders_known_since(const struct schedmodel *m, uint64_t since)
-{
-	unsigned int cpu;
-
-	if (m->filtered)
-		return false;
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		const struct cpu *c = &m->cpus[cpu];
-
-		if (!c->seen && !cpu_listed(m->info->online, cpu))
-			continue;
-		if (!c->known || !c->ever_known || c->known_from > since)
-			return false;
-	}
-	return true;
-}
-
-/*
  * @t, off CPU (or not seen on one yet, known since the start), is
- * renamed at @ts: what it waited so far is its present name's,
- * handed over as a part of its interval, and so is the time it waited
- * runnable for its CPU's holder.
+ * renamed at @ts: what it waited so far is its present name's, handed
+ * over as a part of its interval, and so is the time it waited runnable
+ * for its CPU's holder.  Never seen on a CPU, how long it was off CPU is
+ * known only when it is (emit_unseen()): the part waits till then.
  */
 static void offcpu_split(struct schedmodel *m, struct thread *t, uint64_t ts)
 {
 	bool off = t->where == WHERE_OFF;
 	uint64_t start = off ? t->since : m->origin;
-	struct offcpu_iv iv = {
-		.task = t->task, .start = t->piece > start ? t->piece : start,
-		.end = ts, .state = off ? t->state : '?',
-		.out_cpu = off ? t->cpu : CPU_NONE, .in_cpu = CPU_NONE,
-		.flags = IV_CONTINUED |
-			 (off || t->piece > start ? 0 : IV_CUT_START),
-		.stack = off ? t->stack : NULL,
-	};
+	uint64_t from = t->piece > start ? t->piece : start;
+	struct unseen_part *parts;
 
 	if (t->waiting && (m->wants & WANT_USURP) &&
 	    m->cpus[t->rq_cpu].known) {
 		emit_usurp(m, t, &m->cpus[t->rq_cpu], t->rq_cpu, ts, false);
 		t->rq_since = ts;
 	}
-	if (ts <= iv.start)
+	if (ts <= from || !(m->wants & WANT_OFFCPU))
 		return;
 	t->piece = ts;
-	if (m->nr_losses && schedmodel_overlaps_loss(m, iv.start, ts))
-		iv.flags |= IV_UNCERTAIN;
-	if (!(m->wants & WANT_OFFCPU) ||
-	    !clip(m, &iv.start, &iv.end, &iv.flags))
+	if (off) {
+		emit_part(m, t, t->task, from, ts, 0);
 		return;
-	if (!t->iv_task)
-		t->iv_task = t->task;
-	iv.iv_start = iv.start;
-	iv.iv_task = iv.task;
-	iv.iv_flags = iv.flags;
-	EMIT(m, offcpu, &iv);
+	}
+	parts = reallocarray(t->parts, t->nr_parts + 1, sizeof(*parts));
+	if (!parts) {
+		m->failed = true;
+		return;
+	}
+	parts[t->nr_parts].end = ts;
+	parts[t->nr_parts++].task = t->task;
+	t->parts = parts;
 }
 
 /* @t is now called @comm, in process @tgid (0: unchanged). */
@@ -1159,8 +1224,7 @@ static void thread_rename(struct schedmodel *m, struct thread *t,
 		cpu_account(m, m->wants, t->cpu, ts, 0);
 	/* and off CPU, the time it waited (if known to be off CPU) */
 	else if (t->where == WHERE_OFF ||
-		 (t->where == WHERE_UNSEEN && t->born_known && !t->born &&
-		  holders_known_since(m, m->origin)))
+		 (t->where == WHERE_UNSEEN && t->born_known && !t->born))
 		offcpu_split(m, t, ts);
 	task = task_new(m, t->tid, tgid, comm);
 	if (!task) {
@@ -1395,26 +1459,20 @@ static void holders_known(struct schedmodel *m)
  * Off CPU while every CPU's holder was known, censored: @t, known to
  * exist (since @born if not 0) and never seen on a CPU.
  */
-static void close_unseen(struct schedmodel *m, const struct thread *t,
+static void close_unseen(struct schedmodel *m, struct thread *t,
 			 uint64_t born)
 {
 	uint64_t start = born > m->known_lo ? born : m->known_lo;
-	struct thread last;
+	unsigned int flags = (start > born ? IV_CUT_START : 0) | IV_CUT_END;
 
 	if (start >= m->known_hi)
 		return;
-	/*
-	 * Renamed after the holders stopped being known (a CPU's records
-	 * end before, in a file cut short, which the rename could not
-	 * tell): the interval ends there, its last part empty.
-	 */
-	if (t->piece > m->known_hi) {
-		last = *t;
-		last.piece = m->known_hi;
-		t = &last;
-	}
-	emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
-		    (start > born ? IV_CUT_START : 0) | IV_CUT_END);
+	if (t->nr_parts)
+		emit_unseen(m, m->wants, t, start, m->known_hi, CPU_NONE,
+			    flags);
+	else
+		emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
+			    flags);
 }
 
 /* At the end: a thread still off CPU is censored there. */
@@ -1436,9 +1494,6 @@ static void close_snapshot(struct schedmodel *m)
 	size_t n = m->info->nr_threads, i, j;
 	bool seen;
 
-	/* (no piece can be: no task to make) */
-	if (m->known_lo >= m->known_hi)
-		return;
 	/* sorted by tid: a tid listed twice is seen if either entry is */
 	for (i = 0; i < n; i = j) {
 		seen = false;
@@ -1446,8 +1501,10 @@ static void close_snapshot(struct schedmodel *m)
 			seen |= m->snap_seen[j];
 		if (seen)
 			continue;
-		t.tid = snap[i].tid;
-		t.task = task_new(m, t.tid, snap[i].tgid, snap[i].comm);
+		/* named as srecreader_info_thread() names it */
+		t.tid = snap[j - 1].tid;
+		t.task = task_new(m, t.tid, snap[j - 1].tgid,
+				  snap[j - 1].comm);
 		if (!t.task) {
 			m->failed = true;
 			return;
@@ -1523,11 +1580,6 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 	return m;
 }
 
-static void free_thread(struct schedmodel *m, struct thread *t)
-{
-	(void)m;
-	free(t);
-}
 
 void schedmodel_free(struct schedmodel *m)
 {

@@ -58,7 +58,8 @@ int trace_pass(struct srecreader *r, struct schedmodel *m,
  * the trailer's if it has one, or of the window; in a file without a
  * trailer (cut short), each CPU's records end where the file holds them
  * all (schedmodel_cpu_complete_until()), which a window that stopped the
- * pass early can reach when the input was over before it stopped.
+ * pass early can reach when the input was over before it stopped (as it
+ * is by then, unless the reader held more than its max_buffered).
  */
 void trace_finish(const struct srecreader *r, struct schedmodel *m,
 		  uint64_t last_ts);

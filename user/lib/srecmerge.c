@@ -1266,7 +1266,9 @@ uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 	/*
 	 * A damaged trailer still ends the records: they are all there.  A
 	 * pass may stop before the records are handed out (at the end of
-	 * its window): once the input is over, the answer is known anyway.
+	 * its window): once the input is over, the answer is known anyway,
+	 * and a record after a CPU's end can only go before that when more
+	 * than max_buffered is held (may_deliver_any()).
 	 */
 	if ((!r->finished && !r->error && !input_over(r)) || r->has_trailer ||
 	    r->trailer_damaged || cpu >= r->nr_cpus)

@@ -701,11 +701,27 @@ static int read_ksyms(struct srecreader *r)
 	return 0;
 }
 
-static int compare_thread(const void *a, const void *b)
+static int compare_tid(const void *a, const void *b)
 {
 	const struct srec_thread *ta = a, *tb = b;
 
 	return (ta->tid > tb->tid) - (ta->tid < tb->tid);
+}
+
+/*
+ * By tid; a tid listed twice (reused while the snapshot was taken) by its
+ * process and name, so that which entry a lookup gives does not depend on
+ * the sort.
+ */
+static int compare_thread(const void *a, const void *b)
+{
+	const struct srec_thread *ta = a, *tb = b;
+
+	if (ta->tid != tb->tid)
+		return compare_tid(a, b);
+	if (ta->tgid != tb->tgid)
+		return (ta->tgid > tb->tgid) - (ta->tgid < tb->tgid);
+	return memcmp(ta->comm, tb->comm, sizeof(ta->comm));
 }
 
 /* Whether a section of @type may only come after the header. */
@@ -1158,11 +1174,16 @@ const struct srec_thread *
 srecreader_info_thread(const struct srecreader_info *info, uint32_t tid)
 {
 	struct srec_thread key = { .tid = tid };
+	const struct srec_thread *t, *end = info->threads + info->nr_threads;
 
 	if (!info->nr_threads)
 		return NULL;
-	return bsearch(&key, info->threads, info->nr_threads,
-		       sizeof(*info->threads), compare_thread);
+	t = bsearch(&key, info->threads, info->nr_threads,
+		    sizeof(*info->threads), compare_tid);
+	/* listed twice: the last entry of its tid */
+	while (t && t + 1 < end && t[1].tid == tid)
+		t++;
+	return t;
 }
 
 const struct srec_thread *srecreader_thread(const struct srecreader *r,

@@ -161,7 +161,10 @@ const struct srecreader_info *srecreader_info(const struct srecreader *r);
 const struct srec_event *srecreader_event(const struct srecreader *r,
 					  unsigned int type);
 
-/* The start snapshot's entry for @tid, NULL if none. */
+/*
+ * The start snapshot's entry for @tid, NULL if none; of a tid listed twice,
+ * the one that sorts last by process, then name.
+ */
 const struct srec_thread *srecreader_thread(const struct srecreader *r,
 					    uint32_t tid);
 /* The same, from the header alone. */
