@@ -144,8 +144,9 @@ bool front_window_after_end(const struct front *f);
  * trailer, or damaged sections were skipped; the reader warned), else
  * EXIT_OK; a pass that stopped at the end of --range before the reader
  * came to the damage read all it needed, unless the file is cut short
- * inside the window (a CPU's records end there: said, and EXIT_LOST).  Also a warning (but with -q)
- * when --pid, --tid or --comm matched no thread of the window.
+ * inside the window (a CPU's records end there: said, and EXIT_LOST).
+ * Also a warning (but with -q) when --pid, --tid or --comm matched no
+ * thread of the window.
  */
 int front_pass_status(const struct front *f, int err, const char *doing);
 

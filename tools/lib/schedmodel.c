@@ -639,7 +639,7 @@ emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 /*
  * A part of @t's interval off CPU that a rename ended: [@start, @end)
  * under @task, IV_CONTINUED (see struct offcpu_iv) and @flags; the first
- * in the window names the whole.
+ * in the window names the whole.  Only when the model wants WANT_OFFCPU.
  */
 static void emit_part(struct schedmodel *m, struct thread *t,
 		      struct task *task, uint64_t start, uint64_t end,
@@ -656,8 +656,7 @@ static void emit_part(struct schedmodel *m, struct thread *t,
 
 	if (m->nr_losses && schedmodel_overlaps_loss(m, start, end))
 		iv.flags |= IV_UNCERTAIN;
-	if (!(m->wants & WANT_OFFCPU) ||
-	    !clip(m, &iv.start, &iv.end, &iv.flags))
+	if (!clip(m, &iv.start, &iv.end, &iv.flags))
 		return;
 	if (!t->iv_task)
 		t->iv_task = task;
@@ -1171,6 +1170,15 @@ static bool cpu_listed(const char *list, unsigned int cpu)
 }
 
 /*
+ * Whether @cpu took part in the recording: online at its start, or named
+ * by its records (not one offline all along).
+ */
+static bool cpu_present(const struct schedmodel *m, unsigned int cpu)
+{
+	return m->cpus[cpu].seen || cpu_listed(m->info->online, cpu);
+}
+
+/*
  * @t, off CPU (or not seen on one yet, known since the start), is
  * renamed at @ts: what it waited so far is its present name's, handed
  * over as a part of its interval, and so is the time it waited runnable
@@ -1441,7 +1449,7 @@ static void holders_known(struct schedmodel *m)
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct cpu *c = &m->cpus[cpu];
 
-		if (!c->seen && !cpu_listed(m->info->online, cpu))
+		if (!cpu_present(m, cpu))
 			continue;
 		/* a file cut short: this CPU's holder is not known after */
 		if (c->cut && c->cut_at < m->known_hi)
@@ -1536,9 +1544,7 @@ void schedmodel_finish(struct schedmodel *m, uint64_t end_ns)
 	m->end = end_ns;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		c = &m->cpus[cpu];
-		/* not a CPU that was offline all along, without records */
-		if (c->cut && c->cut_at < end_ns &&
-		    (c->seen || cpu_listed(m->info->online, cpu)))
+		if (c->cut && c->cut_at < end_ns && cpu_present(m, cpu))
 			cpu_lost(m, cpu, 0, c->cut_at, end_ns, LOSS_CUT);
 		cpu_account(m, m->wants, cpu, end_ns, IV_CUT_END);
 	}
