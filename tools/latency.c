@@ -497,7 +497,8 @@ const struct report latency_report = {
 	.summary = "wakeup and runqueue latency: histograms, percentiles, wakers",
 	.help =
 	"Wakeup latency: from the first sched_waking (or sched_wakeup, or\n"
-	"sched_wakeup_new) after a thread went to sleep, to its switch-in.\n"
+	"sched_wakeup_new) after a thread went to sleep, to its switch-in\n"
+	"(none for a thread switched out runnable, R: it never slept).\n"
 	"Runqueue latency: from a preempted (R) switch-out to the next\n"
 	"switch-in.  A sample belongs to the window its switch-in is in.\n"
 	"\n"

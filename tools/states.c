@@ -125,7 +125,8 @@ static void on_usurp(void *arg, const struct usurp_ev *ev)
 {
 	struct states *s = arg;
 
-	if (select_cpu(&s->ctx->sel, ev->cpu) && thread_of(s, ev->task) &&
+	/* --cpu: of the R switch-out, as for its R-TIME */
+	if (select_cpu(&s->ctx->sel, ev->out_cpu) && thread_of(s, ev->task) &&
 	    task_pair_add(&s->usurpers, ev->task, ev->usurper, 0,
 			  ev->end - ev->start))
 		s->failed = true;
@@ -447,9 +448,9 @@ const struct report states_report = {
 	"\n"
 	"Usurpers: while a thread waited runnable after an R switch-out, the\n"
 	"threads that held the CPU whose runqueue it waited on (following\n"
-	"migrations), until it ran again: their time (held), and how often\n"
-	"each was the one switched in when it was preempted (preemptions).\n"
-	"<idle> means that CPU idled while it waited there.\n"
+	"migrations), until it ran again on any CPU: their time (held), and\n"
+	"how often each was the one switched in when it was preempted\n"
+	"(preemptions).  <idle> means that CPU idled while it waited there.\n"
 	"\n"
 	"Text columns, a row per thread:\n"
 	"  TID PID COMM      the thread, named as it was then\n"
@@ -471,7 +472,8 @@ const struct report states_report = {
 	"  --usurpers  with --csv: the usurpers instead, a row per (thread,\n"
 	"              usurper): tid pid comm usurper_tid usurper_pid\n"
 	"              usurper_comm preemptions held_ns\n"
-	"  --cpu CPU   switch-outs (and time) on those CPUs only\n"
+	"  --cpu CPU   switch-outs (and their time, and the usurpers of\n"
+	"              those in R) on those CPUs only\n"
 	"\n"
 	"Chart (--svg): a bar per thread: on CPU blue, R red, S green,\n"
 	"D yellow, I light grey, other grey.\n",

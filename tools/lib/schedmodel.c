@@ -10,6 +10,7 @@
 #include "idmap.h"
 #include "schedmodel.h"
 #include "taskstate.h"
+#include "util.h"
 
 #define MAX_HANDLERS	16
 #define STATE_LETTERS	4096	/* TASK_IDLE (0x402) included */
@@ -551,6 +552,7 @@ emit_usurp(struct schedmodel *m, const struct thread *waiter,
 	struct usurp_ev ev = {
 		.task = waiter->task,
 		.usurper = c->curr ? c->curr->task : NULL, .cpu = cpu,
+		.out_cpu = waiter->cpu,
 		.start = waiter->rq_since > c->since ? waiter->rq_since :
 						       c->since,
 		.end = ts,
@@ -954,6 +956,20 @@ static void thread_drop(struct schedmodel *m, struct thread *t)
 	free_thread(m, t);
 }
 
+/*
+ * @t, runnable on another CPU's runqueue, is switched in on @cpu at @ts
+ * with no migration seen (not recorded, or lost): the time it waited
+ * there runs up to now.
+ */
+static __attribute__((noinline)) void
+waiter_moved_in(struct schedmodel *m, const struct thread *t, uint64_t ts)
+{
+	const struct cpu *from = &m->cpus[t->rq_cpu];
+
+	if (from->known)
+		emit_usurp(m, t, from, t->rq_cpu, ts, false);
+}
+
 static inline __attribute__((always_inline)) void
 thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 		 uint32_t cpu, uint64_t ts)
@@ -978,6 +994,8 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 	}
 	if ((wants & WANT_LATENCY) && t->wake_ts)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
+	if (unlikely(t->waiting && t->rq_cpu != cpu))
+		waiter_moved_in(m, t, ts);
 	waiter_remove(m, t);
 	t->where = WHERE_ON;
 	t->cpu = cpu;
@@ -1101,8 +1119,13 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	if (wk->hdr.type == SCHEDREC_EV_WAKEUP_NEW &&
 	    t->where == WHERE_UNSEEN)
 		t->where = WHERE_NEW;
-	/* who woke it, and when, serve only wakeups and latencies */
-	if (!(wants & WANT_WAKER) || t->where == WHERE_ON || t->wake_ts)
+	/*
+	 * Who woke it, and when, serve only wakeups and latencies; a thread
+	 * switched out runnable (R) never slept: a waking then (of one
+	 * preempted as it went to sleep) starts no wakeup latency.
+	 */
+	if (!(wants & WANT_WAKER) || t->where == WHERE_ON || t->wake_ts ||
+	    (t->where == WHERE_OFF && t->state == m->preempted))
 		return;
 	t->wake_ts = wk->hdr.ts;
 	t->wake_task = t->task;

@@ -144,7 +144,8 @@ struct wakeup_ev {
 struct usurp_ev {
 	const struct task *task;	/* waiting, runnable */
 	const struct task *usurper;	/* holding the CPU; NULL: idle */
-	uint32_t cpu;
+	uint32_t cpu;			/* whose runqueue it waited on */
+	uint32_t out_cpu;		/* where it was switched out */
 	uint64_t start, end;
 };
 
