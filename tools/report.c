@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -48,7 +49,7 @@ static const char common_help[] =
 	"Options of every report:\n"
 	FRONT_HELP_SELECT
 	"  --cpu CPU[,CPU]    only these CPUs (0-3,8 for ranges); what a CPU\n"
-	"                     means for each report is said above\n"
+	"                     means differs: each report's --help says\n"
 	"  --csv              the table as CSV on stdout, nothing else\n"
 	"                     (durations in ns, times in s, shares in 0..1)\n"
 	"  --svg FILE         also draw the chart into FILE\n"
@@ -515,6 +516,7 @@ void report_heading(struct report_ctx *ctx, const char *title)
 FILE *report_svg_open(struct report_ctx *ctx)
 {
 	FILE *f = ctx->svg;
+	struct stat st;
 
 	if (f) {
 		ctx->svg = NULL;
@@ -525,8 +527,18 @@ FILE *report_svg_open(struct report_ctx *ctx)
 		cmd_error("report", errno, "cannot write the chart %s",
 			  ctx->svg_path);
 		ctx->said = true;
+		return NULL;
 	}
+	ctx->svg_is_file = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 	return f;
+}
+
+/* A chart not (wholly) drawn leaves no file behind, but a device's. */
+static void svg_discard(struct report_ctx *ctx, FILE *f)
+{
+	fclose(f);
+	if (ctx->svg_is_file)
+		unlink(ctx->svg_path);
 }
 
 FILE *report_svg_begin(struct report_ctx *ctx, struct svg_frame *frame)
@@ -563,6 +575,8 @@ int report_svg_close(struct report_ctx *ctx, FILE *f, int ret)
 		cmd_error("report", ret, "cannot write the chart %s",
 			  ctx->svg_path);
 		ctx->said = true;
+		if (ctx->svg_is_file)
+			unlink(ctx->svg_path);
 	}
 	return ret;
 }
@@ -763,10 +777,8 @@ int cmd_report(int argc, char **argv)
 	status = run_report(r, &fr, &ctx, priv);
 out:
 	/* a chart file opened but not drawn, the report having failed */
-	if (ctx.svg) {
-		fclose(ctx.svg);
-		unlink(ctx.svg_path);
-	}
+	if (ctx.svg)
+		svg_discard(&ctx, ctx.svg);
 	if (r->free)
 		r->free(priv);
 	free(priv);

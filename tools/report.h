@@ -36,6 +36,7 @@ struct report_ctx {
 	bool csv;
 	const char *svg_path;		/* NULL: no chart */
 	FILE *svg;			/* --svg's file, opened before the pass */
+	bool svg_is_file;		/* a regular file: removed if not drawn */
 	bool said;			/* an output error was printed */
 	unsigned int top;		/* rows at most, 0: all */
 	bool top_given;			/* --top was on the command line */
@@ -136,7 +137,7 @@ FILE *report_svg_begin(struct report_ctx *ctx, struct svg_frame *frame);
 void report_cell_pid(struct table *t, const struct task *task);
 /*
  * Flush and close it; 0, or -errno (@ret if not 0, else the stream's
- * error) with a message.
+ * error) with a message, the file removed (if a regular file).
  */
 int report_svg_close(struct report_ctx *ctx, FILE *f, int ret);
 

@@ -649,6 +649,17 @@ TEST_F(export, outputs_checked_first)
 	/* a report refused after the file was opened leaves no empty chart */
 	EXPECT_EQ(2, RUN("$S report offcpu run.srec --svg c.svg --range 99:"));
 	EXPECT_FALSE(workdir_has(&self->w, "c.svg"));
+	/* but what is no file of ours stays: a FIFO (or /dev/null) */
+	EXPECT_EQ(2, RUN("mkfifo p && { cat p >/dev/null & "
+			 "$S report offcpu run.srec --svg p --range 99:; "
+			 "s=$?; wait; exit $s; }"));
+	EXPECT_EQ(0, RUN("test -p p"));
+	/* nor a chart cut short: files of 1 KiB at most (EFBIG) */
+	EXPECT_EQ(3, RUN("trap '' XFSZ; ulimit -f 2; "
+			 "$S report offcpu run.srec --svg cut.svg >/dev/null"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write the chart cut.svg: File too large"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_FALSE(workdir_has(&self->w, "cut.svg"));
 }
 
 /*
