@@ -426,6 +426,52 @@ TEST(table_control_bytes)
 	table_free(t);
 }
 
+/*
+ * Names in UTF-8 take the columns a terminal gives them, not their bytes
+ * (two for CJK, none for a combining accent), and bytes that are no UTF-8
+ * are escaped in text as control bytes are, kept in CSV.
+ */
+TEST(table_utf8_columns)
+{
+	struct table *t = table_new();
+	char *text;
+
+	ASSERT_NE(NULL, t);
+	table_column(t, "COMM", "comm", TABLE_LEFT);
+	table_column(t, "TID", "tid", TABLE_RIGHT);
+	table_column(t, "NAME", "name", TABLE_RIGHT);
+	table_row(t);
+	/* é twice (2 bytes each), then 日本 (3 bytes, 2 columns each) */
+	table_str(t, "\xc3\xa9t\xc3\xa9-\xe6\x97\xa5\xe6\x9c\xac");
+	table_u64(t, 1);
+	table_str(t, "e\xcc\x81");	/* e, and a combining acute accent */
+	table_row(t);
+	table_str(t, "\xff\xfe-bad");
+	table_u64(t, 2);
+	table_str(t, "\xe6\x97");	/* a character cut short */
+	table_row(t);
+	table_str(t, "plain");
+	table_u64(t, 3);
+	table_str(t, "x");
+
+	text = printed(t, false);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("COMM          TID      NAME\n"
+		     "\xc3\xa9t\xc3\xa9-\xe6\x97\xa5\xe6\x9c\xac        1         e\xcc\x81\n"
+		     "\\xff\\xfe-bad    2  \\xe6\\x97\n"
+		     "plain           3         x\n", text);
+	free(text);
+
+	text = printed(t, true);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("comm,tid,name\n"
+		     "\xc3\xa9t\xc3\xa9-\xe6\x97\xa5\xe6\x9c\xac,1,e\xcc\x81\n"
+		     "\xff\xfe-bad,2,\xe6\x97\n"
+		     "plain,3,x\n", text);
+	free(text);
+	table_free(t);
+}
+
 /* Which bytes make a UTF-8 character, at each edge of RFC 3629's table. */
 TEST(utf8_lengths)
 {

@@ -8,6 +8,7 @@
 
 #include "table.h"
 #include "timefmt.h"
+#include "utf8.h"
 
 struct table_col {
 	char *heading;
@@ -96,19 +97,57 @@ static bool is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
+/*
+ * The bytes of the character at @p (of @left bytes) kept as they are: 0
+ * for one text_escape() writes as \xNN.
+ */
+static size_t kept_len(const unsigned char *p, size_t left)
+{
+	return is_control(*p) ? 0 : utf8_len(p, left);
+}
+
 char *text_escape(char *out, const char *text)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = strlen(text), n;
 	char *q = out;
 
-	for (p = (const unsigned char *)text; *p; p++) {
-		if (is_control(*p))
+	while (left) {
+		n = kept_len(p, left);
+		if (!n) {
 			q += sprintf(q, "\\x%02x", *p);
-		else
-			*q++ = *p;
+			n = 1;
+		} else {
+			memcpy(q, p, n);
+			q += n;
+		}
+		p += n;
+		left -= n;
 	}
 	*q = 0;
 	return out;
+}
+
+/* The columns text_escape()'s @text takes on a terminal; its bytes, *@len. */
+static size_t text_width(const char *text, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = strlen(text), width = 0, n;
+
+	*len = left;
+	while (left) {
+		n = kept_len(p, left);
+		if (!n) {
+			width += 4;
+			*len += 3;
+			n = 1;
+		} else {
+			width += utf8_width(p, n);
+		}
+		p += n;
+		left -= n;
+	}
+	return width;
 }
 
 /* @len bytes more in the pool: their offset, or SIZE_MAX (failed). */
@@ -134,9 +173,8 @@ static size_t pool_take(struct table *t, size_t len)
 
 void table_cell(struct table *t, const char *text, const char *csv)
 {
-	const unsigned char *p;
 	struct table_cell *cell;
-	size_t controls = 0, len, off, csv_off = CSV_SAME, col;
+	size_t width, len, off, csv_off = CSV_SAME, col;
 
 	if (!t->nr_cols || t->nr_cells >= t->nr_rows * t->nr_cols)
 		return;		/* no row started, or the row is full */
@@ -151,12 +189,11 @@ void table_cell(struct table *t, const char *text, const char *csv)
 		t->cells = cell;
 		t->cap_cells = cap;
 	}
-	for (p = (const unsigned char *)text; *p; p++)
-		controls += is_control(*p);
+	/* as text_escape() writes it */
+	width = text_width(text, &len);
 	/* CSV keeps the bytes as they are, quoted where needed */
-	if (controls && !csv)
+	if (len != strlen(text) && !csv)
 		csv = text;
-	len = strlen(text) + 3 * controls;	/* as text_escape() writes it */
 	off = pool_take(t, len + 1);
 	if (csv && off != SIZE_MAX)
 		csv_off = pool_take(t, strlen(csv) + 1);
@@ -169,8 +206,8 @@ void table_cell(struct table *t, const char *text, const char *csv)
 	cell->text = off;
 	cell->csv = csv_off;
 	col = t->nr_cells % t->nr_cols;
-	if (len > t->cols[col].width)
-		t->cols[col].width = len;
+	if (width > t->cols[col].width)
+		t->cols[col].width = width;
 	t->nr_cells++;
 }
 
@@ -266,12 +303,15 @@ static void print_text_line(FILE *f, const struct table *t,
 		return;
 	for (col = 0; col < t->nr_cols; col++) {
 		const struct table_col *c = &t->cols[col];
+		size_t width = text_width(cells[col], &len);
+		int pad = c->width > width ? (int)(c->width - width) : 0;
 
 		if (c->align == TABLE_CSV_ONLY)
 			continue;
-		fprintf(m, "%s%*s", first ? "" : "  ",
-			c->align == TABLE_RIGHT ? (int)c->width :
-						  -(int)c->width, cells[col]);
+		/* padded by the columns the text takes, not its bytes */
+		fprintf(m, "%s%*s%s%*s", first ? "" : "  ",
+			c->align == TABLE_RIGHT ? pad : 0, "", cells[col],
+			c->align == TABLE_RIGHT ? 0 : pad, "");
 		first = false;
 	}
 	fclose(m);

@@ -79,8 +79,10 @@ void csv_field(FILE *f, const char *s);
 
 /*
  * @text into @out (4 * strlen(@text) + 1 bytes at most) with each control
- * byte as \xNN, as table cells show it: a thread may name itself with a
- * newline or a tab, which would break the lines of a text output.  @out.
+ * byte, and each byte that is not part of a UTF-8 character, as \xNN, as
+ * table cells show it: a thread may name itself with a newline or a tab,
+ * which would break the lines of a text output, or with bytes a terminal
+ * would show as it likes.  @out.
  */
 char *text_escape(char *out, const char *text);
 

@@ -16,4 +16,11 @@
  */
 size_t utf8_len(const unsigned char *s, size_t left);
 
+/*
+ * The columns a terminal gives the character of @len bytes (utf8_len()'s)
+ * at @s: 2 for East Asian wide and fullwidth ones (CJK, Hangul, emoji), 0
+ * for combining marks and zero-width ones, else 1.
+ */
+unsigned int utf8_width(const unsigned char *s, size_t len);
+
 #endif /* SCHEDREC_UTF8_H */
