@@ -128,12 +128,24 @@ int front_parse(struct front *f, int key, char *const argv[])
 
 int front_paths(struct front *f, int argc, char *const argv[])
 {
+	bool stdin_seen = false;
+	unsigned int i;
+
 	if (optind == argc) {
 		front_usage_error(f, "which trace? give a .srec file (or - for standard input)");
 		return -EINVAL;
 	}
 	f->paths = argv + optind;
 	f->nr_paths = argc - optind;
+	for (i = 0; i < f->nr_paths; i++) {
+		if (strcmp(f->paths[i], "-"))
+			continue;
+		if (stdin_seen) {
+			front_usage_error(f, "- (standard input) is given twice: it can be read once");
+			return -EINVAL;
+		}
+		stdin_seen = true;
+	}
 	return 0;
 }
 
