@@ -426,6 +426,7 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 			     svg_state_colour(states[i]));
 	}
 	svg_bars_key(bars, 'o', "other", SVG_GREY);
+	svg_bars_maxima(bars);
 	for (i = 0; i < n; i++) {
 		const struct offcpu_row *x = (const void *)rows[i];
 
@@ -439,6 +440,8 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 				 report_comm(x->r.task),
 				 x->r.task->tid);
 		row = svg_bars_row(bars, label);
+		if (row_uncertain(ctx, x))
+			svg_bars_mark(bars, row);
 		snprintf(title, sizeof(title),
 			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " %s%s",
 			 label, row_uncertain(ctx, x) ? "~" : "",

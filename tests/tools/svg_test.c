@@ -557,8 +557,44 @@ TEST(default_tooltips_tell_the_value)
 	ASSERT_WELL_FORMED(m.buf);
 	EXPECT_NE(NULL, titled(m.buf, "app 7: D disk: 12.5 ms"))
 		TH_LOG("%s", m.buf);
-	/* the row's own tooltip, for its label and its total */
-	EXPECT_NE(NULL, strstr(m.buf, "<g><title>app 7: total: 12.5 ms"));
+	/* the row's own tooltip, for its label and its total, as after it */
+	EXPECT_NE(NULL, strstr(m.buf, "<g><title>app 7: total: 12.500 ms</title>"));
+	EXPECT_NE(NULL, strstr(m.buf, ">12.500 ms</text>"));
+	EXPECT_NE(NULL, titled(m.buf, "D disk: total: 12.5 ms"));
+	free(m.buf);
+}
+
+/*
+ * Rows of one maximum each (offcpu's): the tooltips of the rows and of the
+ * legend say max, the legend's the largest, not the sum; a row that may
+ * rest on lost events has "~" before its value.
+ */
+TEST(bars_of_maxima)
+{
+	struct svg_bars *b = svg_bars_new("Longest", "ms");
+	struct memout m;
+	size_t row;
+
+	svg_bars_key(b, 'S', "S", SVG_GREEN);
+	svg_bars_maxima(b);
+	row = svg_bars_row(b, "app 7");
+	svg_bars_add(b, row, 'S', 12.5, "app 7: longest ~12.500 ms");
+	svg_bars_mark(b, row);
+	row = svg_bars_row(b, "bg 8");
+	svg_bars_add(b, row, 'S', 2, NULL);
+	svg_bars_mark(b, 99);	/* no such row: nothing */
+	ASSERT_NE(NULL, mem_open(&m));
+	ASSERT_EQ(0, svg_bars_write(b, m.f, NULL));
+	svg_bars_free(b);
+	mem_close(&m);
+	ASSERT_WELL_FORMED(m.buf);
+	EXPECT_NE(NULL, strstr(m.buf, "<g><title>app 7: max: ~12.500 ms</title>"))
+		TH_LOG("%s", m.buf);
+	EXPECT_NE(NULL, strstr(m.buf, ">~12.500 ms</text>"));
+	EXPECT_NE(NULL, strstr(m.buf, "<g><title>bg 8: max: 2.000 ms</title>"));
+	EXPECT_NE(NULL, strstr(m.buf, ">2.000 ms</text>"));
+	EXPECT_NE(NULL, titled(m.buf, "S: max: 12.5 ms"));
+	EXPECT_EQ(NULL, strstr(m.buf, "total"));
 	free(m.buf);
 }
 

@@ -73,6 +73,7 @@ struct bar_row {
 	struct bar_segment *segments;	/* in the order of their keys */
 	size_t nr_segments, segments_cap;
 	double total;
+	bool marked;			/* "~" before its total */
 };
 
 struct svg_bars {
@@ -82,6 +83,7 @@ struct svg_bars {
 	size_t nr_keys, keys_cap;
 	struct bar_row *rows;
 	size_t nr_rows, rows_cap;
+	bool maxima;		/* a row's value is a maximum, not a sum */
 	int err;		/* the first error, returned by the write */
 };
 
@@ -1152,6 +1154,18 @@ void svg_bars_add(struct svg_bars *b, size_t row, int key, double value,
 	b->keys[k].max = max_double(b->keys[k].max, segment->value);
 }
 
+void svg_bars_maxima(struct svg_bars *b)
+{
+	if (b)
+		b->maxima = true;
+}
+
+void svg_bars_mark(struct svg_bars *b, size_t row)
+{
+	if (b && row < b->nr_rows)
+		b->rows[row].marked = true;
+}
+
 static const char *const time_units[] = { "ns", "us", "ms", "s" };
 
 /* Which of time_units @unit is, or -1: a chart of times. */
@@ -1190,18 +1204,21 @@ static const char *axis_unit(const char *unit, double max, double *div)
  * chart's unit is ns, us, ms or s; else the number and the unit.
  */
 static void bars_total_text(char *buf, size_t size,
-			    const struct svg_bars *b, double total)
+			    const struct svg_bars *b, double total,
+			    bool marked)
 {
 	int unit = time_unit(b->unit);
 	double ns = total * pow(1000, unit);
 	char number[64];
 
 	if (unit >= 0 && ns < 1e19) {
-		snprintf(buf, size, "%s", format_duration(number, llround(ns)));
+		snprintf(buf, size, "%s%s", marked ? "~" : "",
+			 format_duration(number, llround(ns)));
 		return;
 	}
 	format_value(number, sizeof(number), total);
-	snprintf(buf, size, "%s%s%s", number, *b->unit ? " " : "", b->unit);
+	snprintf(buf, size, "%s%s%s%s", marked ? "~" : "", number,
+		 *b->unit ? " " : "", b->unit);
 }
 
 /* Row @i: its label, its segments from @x0 and its total after them. */
@@ -1222,9 +1239,12 @@ static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 	size_t j;
 
 	/* the row's tooltip for whatever in it has none of its own */
-	fputs("<g>", f);
-	put_value_title(f, row->label, "total", row->total, b->unit);
-	fputc('\n', f);
+	bars_total_text(text, sizeof(text), b, row->total, row->marked);
+	fputs("<g><title>", f);
+	svg_escape(f, row->label);
+	fprintf(f, ": %s: ", b->maxima ? "max" : "total");
+	svg_escape(f, text);
+	fputs("</title>\n", f);
 	/* every other row shaded; the clear ones still catch the pointer */
 	fputs("<rect", f);
 	put_number(f, "x", MARGIN);
@@ -1250,7 +1270,6 @@ static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 		fputs("</rect>\n", f);
 		done += s->value;
 	}
-	bars_total_text(text, sizeof(text), b, row->total);
 	x = x0 + row->total * scale + TOTAL_GAP;
 	text_fit(f, &total, x, y + 14, text, width - MARGIN - x, NULL);
 	fputs("</g>\n", f);
@@ -1264,7 +1283,8 @@ static double bars_total_width(const struct svg_bars *b)
 	size_t i;
 
 	for (i = 0; i < b->nr_rows; i++) {
-		bars_total_text(text, sizeof(text), b, b->rows[i].total);
+		bars_total_text(text, sizeof(text), b, b->rows[i].total,
+				b->rows[i].marked);
 		w = max_double(w, text_width(text, TICK_SIZE) + TOTAL_GAP +
 			       MARGIN + 1);
 	}
@@ -1308,7 +1328,7 @@ int svg_bars_write(const struct svg_bars *b, FILE *f,
 	top = h.height;
 	axis_y = top + b->nr_rows * ROW_HEIGHT;
 	legend_y = axis_y + AXIS_BAND;
-	lg = (struct legend){ b->keys, b->nr_keys, b->unit, false };
+	lg = (struct legend){ b->keys, b->nr_keys, b->unit, b->maxima };
 	lines = legend_draw(NULL, &lg, legend_y, h.width);
 
 	svg_open(f, h.width, legend_y + lines * LEGEND_LINE + MARGIN,

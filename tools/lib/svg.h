@@ -134,6 +134,13 @@ void svg_bars_key(struct svg_bars *b, int key, const char *label,
 /* Add a row labelled @label; returns its index. */
 size_t svg_bars_row(struct svg_bars *b, const char *label);
 /*
+ * Each row holds one value, a maximum (offcpu's longest interval): the
+ * tooltips of rows and legend keys tell the largest, not a sum.
+ */
+void svg_bars_maxima(struct svg_bars *b);
+/* Row @row's value may rest on lost events: "~" before it, as in text. */
+void svg_bars_mark(struct svg_bars *b, size_t row);
+/*
  * Add @value to the segment @key of row @row, with a tooltip (NULL: keep
  * the one it had, or "row: key: value unit").  A key not declared is
  * declared with its letter (or number) as label and svg_hash_colour().
