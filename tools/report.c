@@ -533,10 +533,9 @@ FILE *report_svg_open(struct report_ctx *ctx)
 	return f;
 }
 
-/* A chart not (wholly) drawn leaves no file behind, but a device's. */
-static void svg_discard(struct report_ctx *ctx, FILE *f)
+/* A chart not (wholly) drawn leaves no file behind (a device stays). */
+static void svg_remove(const struct report_ctx *ctx)
 {
-	fclose(f);
 	if (ctx->svg_is_file)
 		unlink(ctx->svg_path);
 }
@@ -575,8 +574,7 @@ int report_svg_close(struct report_ctx *ctx, FILE *f, int ret)
 		cmd_error("report", ret, "cannot write the chart %s",
 			  ctx->svg_path);
 		ctx->said = true;
-		if (ctx->svg_is_file)
-			unlink(ctx->svg_path);
+		svg_remove(ctx);
 	}
 	return ret;
 }
@@ -777,8 +775,10 @@ int cmd_report(int argc, char **argv)
 	status = run_report(r, &fr, &ctx, priv);
 out:
 	/* a chart file opened but not drawn, the report having failed */
-	if (ctx.svg)
-		svg_discard(&ctx, ctx.svg);
+	if (ctx.svg) {
+		fclose(ctx.svg);
+		svg_remove(&ctx);
+	}
 	if (r->free)
 		r->free(priv);
 	free(priv);
