@@ -1033,4 +1033,46 @@ TEST(offcpu_batches)
 	schedmodel_free(m);
 }
 
+/*
+ * Tids past the kernel's PID_MAX_LIMIT (a hostile file) go to a hash
+ * table; growing it, many times over, loses none of the others: thread
+ * 100's interval spans the 1000 threads of high tids and ends whole (not
+ * a new thread 100 seen switching in, censored from the origin), and no
+ * page of the direct table leaks (ASan checks it here).
+ */
+static void log_offcpu_100(void *arg, const struct offcpu_iv *iv)
+{
+	if (iv->task->tid == 100)
+		log_offcpu_one(arg, iv, false);
+}
+
+TEST(high_tids_keep_the_others)
+{
+	struct offcpu_log log = { .n = 0 };
+	struct sched_handler h = { .offcpu = log_offcpu_100, .arg = &log };
+	struct srecreader_info info;
+	struct schedmodel *m = model_of(&info, 1000, 2);
+	uint64_t ts = 4000;
+	uint32_t i;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, schedmodel_add_handler(m, &h));
+	ASSERT_EQ(1, switch_at(m, 0, 2000, 0, 0, 100));
+	ASSERT_EQ(1, switch_at(m, 0, 3000, 100, TASKSTATE_INTERRUPTIBLE, 0));
+	ASSERT_EQ(1, switch_at(m, 1, ts, 0, 0, 0));
+	for (i = 0; i < 1000; i++, ts += 2) {
+		ASSERT_EQ(1, switch_at(m, 1, ts, 0, 0, 5000000 + i));
+		ASSERT_EQ(1, switch_at(m, 1, ts + 1, 5000000 + i,
+				       TASKSTATE_INTERRUPTIBLE, 0));
+	}
+	ASSERT_EQ(1, switch_at(m, 0, ts, 0, 0, 100));
+	/* the first: '?' from the origin to its first switch-in */
+	ASSERT_EQ(2u, log.n);
+	EXPECT_EQ(IV_CUT_START, log.iv[0].flags);
+	EXPECT_EQ(3000, log.iv[1].start);
+	EXPECT_EQ(ts, log.iv[1].end);
+	EXPECT_EQ(0, log.iv[1].flags);
+	schedmodel_free(m);
+}
+
 TEST_HARNESS_MAIN

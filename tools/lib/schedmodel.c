@@ -241,9 +241,10 @@ static struct task *task_new(struct schedmodel *m, uint32_t tid,
 	return t;
 }
 
-static size_t map_slot(const struct thread_map *map, uint32_t tid)
+/* The home slot of @tid in a hash table of @mask + 1 slots. */
+static size_t map_slot(size_t mask, uint32_t tid)
 {
-	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull >> 32) & map->mask;
+	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull >> 32) & mask;
 }
 
 static inline __attribute__((always_inline)) struct thread *
@@ -256,7 +257,7 @@ map_find(const struct thread_map *map, uint32_t tid)
 		page = map->pages[tid >> TID_PAGE_BITS];
 		return page ? page[tid & (TID_PAGE - 1)] : NULL;
 	}
-	i = map_slot(map, tid);
+	i = map_slot(map->mask, tid);
 
 	for (; map->slots[i]; i = (i + 1) & map->mask)
 		if (map->slots[i]->tid == tid)
@@ -264,28 +265,26 @@ map_find(const struct thread_map *map, uint32_t tid)
 	return NULL;
 }
 
+/* Twice the hash table's slots; the direct pages stay as they are. */
 static int map_grow(struct thread_map *map)
 {
-	struct thread_map bigger = { .mask = 2 * map->mask + 1 };
-	size_t i;
+	size_t mask = 2 * map->mask + 1, i, j;
+	struct thread **slots = calloc(mask + 1, sizeof(*slots));
 
-	bigger.slots = calloc(bigger.mask + 1, sizeof(*bigger.slots));
-	if (!bigger.slots)
+	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i <= map->mask; i++) {
 		struct thread *t = map->slots[i];
-		size_t j;
 
 		if (!t)
 			continue;
-		for (j = map_slot(&bigger, t->tid); bigger.slots[j];
-		     j = (j + 1) & bigger.mask)
+		for (j = map_slot(mask, t->tid); slots[j]; j = (j + 1) & mask)
 			;
-		bigger.slots[j] = t;
+		slots[j] = t;
 	}
-	bigger.count = map->count;
 	free(map->slots);
-	*map = bigger;
+	map->slots = slots;
+	map->mask = mask;
 	return 0;
 }
 
@@ -306,7 +305,7 @@ static int map_insert(struct thread_map *map, struct thread *t)
 
 	if ((map->count + 1) * 4 > (map->mask + 1) * 3 && map_grow(map))
 		return -ENOMEM;
-	for (i = map_slot(map, t->tid); map->slots[i];
+	for (i = map_slot(map->mask, t->tid); map->slots[i];
 	     i = (i + 1) & map->mask)
 		;
 	map->slots[i] = t;
@@ -324,14 +323,14 @@ static void map_remove(struct thread_map *map, struct thread *t)
 			NULL;
 		return;
 	}
-	i = map_slot(map, t->tid);
+	i = map_slot(map->mask, t->tid);
 
 	while (map->slots[i] != t)
 		i = (i + 1) & map->mask;
 	map->slots[i] = NULL;
 	map->count--;
 	for (j = (i + 1) & map->mask; map->slots[j]; j = (j + 1) & map->mask) {
-		home = map_slot(map, map->slots[j]->tid);
+		home = map_slot(map->mask, map->slots[j]->tid);
 		/* can the entry at j move to the hole at i? */
 		if (((j - home) & map->mask) >= ((j - i) & map->mask)) {
 			map->slots[i] = map->slots[j];
