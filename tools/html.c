@@ -817,6 +817,18 @@ static void write_trace_terms(struct html *h, FILE *f)
 						origin));
 }
 
+/*
+ * Whether @ev was enabled: its bit of the event mask, which has 32; the
+ * table's own flag for the types past it (a newer module's).
+ */
+static bool event_recorded(const struct srecreader_info *info,
+			   const struct srec_event *ev)
+{
+	if (ev->id >= 32)
+		return ev->flags & SREC_EVENT_F_ENABLED;
+	return info->file.event_mask & (1u << ev->id);
+}
+
 static void write_recorder_terms(struct html *h, FILE *f)
 {
 	const struct report_ctx *ctx = h->ctx;
@@ -826,7 +838,7 @@ static void write_recorder_terms(struct html *h, FILE *f)
 
 	put_term(f, "Events recorded");
 	for (i = 0; i < info->nr_events; i++) {
-		if (!(info->file.event_mask & (1u << info->events[i].id)))
+		if (!event_recorded(info, &info->events[i]))
 			continue;
 		fputs(sep, f);
 		html_escape(f, info->events[i].name);

@@ -7,7 +7,8 @@
  * by forks and execs, dead switch-outs, a thread switched out on one CPU
  * while another runs it, switches from a thread to itself, stacks,
  * losses, gaps, filtered records, names with any byte, times equal or
- * seconds apart, with or without a trailer.  Such records are what a
+ * seconds apart, with or without a trailer, types of a newer module in
+ * the event table.  Such records are what a
  * damaged or crafted file holds once its checksums are right, so the
  * reports must take them.  Every report then runs on the trace
  * with each of its options, as text, CSV or SVG, and html and every
@@ -33,6 +34,7 @@
 #include "kselftest_harness.h"
 
 #include "run_util.h"
+#include "uapi/schedrec.h"
 
 #define CASES_PER_TEST	10
 #define CASES_TIMEOUT	300	/* s: each run is killed after 20 */
@@ -257,6 +259,13 @@ static unsigned int add_header(struct fuzz_trace *f, uint64_t *st,
 			    modules[below(st, ARRAY_SIZE(modules))]);
 		ksyms[nr_ksyms++] = addr;
 	}
+	/* types of a newer module in the event table, some past the mask */
+	for (n = chance(st, 25) ? 3 : 0; n; n--)
+		text_printf(&f->desc, "event %u %u newer%u%s\n",
+			    SCHEDREC_REC_MAX + 1 + 40 * (n - 1) +
+			    (unsigned int)below(st, 40),
+			    16 * (unsigned int)(1 + below(st, 4)), n,
+			    chance(st, 50) ? " off" : "");
 	return nr_ksyms;
 }
 

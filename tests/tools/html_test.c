@@ -9,7 +9,8 @@
  * the reports and of the per-second views are exactly what the reports
  * write on their own (--range S:S+1 for a second); the busiest seconds
  * are the ones pre-rendered, and a second's view of a file cut short says
- * so as its report does; bad input (no -o, a directory that is not
+ * so as its report does; the events recorded, types of a newer module
+ * in the event table too; bad input (no -o, a directory that is not
  * empty, one that cannot be written, a pipe) gives its message and exit
  * status.  tests/html/ opens the same page in a real browser.
  *
@@ -245,6 +246,31 @@ TEST_F(html, path_not_utf8)
 	RUN_OK("$S report html \"$(printf 'r\\351n.srec')\" -o out");
 	RUN_OK("$PY page out | grep '^trace '");
 	EXPECT_STREQ("trace r\xc3\xa9n.srec\n", self->w.out);
+}
+
+/*
+ * Types of record of a newer module in the event table (ids past the 32
+ * bits of the event mask): listed as recorded by the table's own flag.
+ */
+TEST_F(html, newer_events)
+{
+	static const char trace[] =
+		"cpus 1\n"
+		"event 33 32 sched_newer off\n"
+		"event 200 16 sched_other\n"
+		"thread 100 100 app\n"
+		"0ms cpu0 switch 0 R0 100\n"
+		"1ms cpu0 switch 100 S 0\n";
+	char path[512], msg[512];
+
+	snprintf(path, sizeof(path), "%s/new.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file(trace, path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	RUN_OK("$S report html new.srec -o out");
+	RUN_OK("grep -o 'Events recorded</dt><dd>[^;]*' out/index.html");
+	EXPECT_STREQ("Events recorded</dt><dd>switch, waking, wakeup, wakeup_new, migrate, fork, exec, exit, rename, sched_other\n",
+		     self->w.out);
 }
 
 TEST_F(html, bad_input)

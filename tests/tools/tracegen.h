@@ -39,6 +39,12 @@
  *	thread TID TGID COMM again
  *	                        the same tid listed again (reused while the
  *	                        snapshot was taken); else a tid is listed once
+ *	event ID SIZE NAME [off]
+ *	                        a type of record this ABI does not have (a
+ *	                        newer module's) in the event table, enabled
+ *	                        unless off (ID past SCHEDREC_REC_MAX, SIZE a
+ *	                        multiple of 16; no line writes records of
+ *	                        it); at most TRACEGEN_NEW_EVENTS
  *	ksym ADDR TYPE NAME [[MODULE]]
  *	                        a line of the /proc/kallsyms snapshot (KSYMS
  *	                        section), e.g. "ksym ffffffff81100000 t
@@ -114,6 +120,9 @@
  */
 #define TRACEGEN_PASS_RECORDS	4
 #define TRACEGEN_PASS_MAX	65536
+
+/* The most `event` lines a description may have */
+#define TRACEGEN_NEW_EVENTS	8
 
 /* The fixed CLOCK_REALTIME of start: 2023-11-14 22:13:20 UTC. */
 #define TRACEGEN_REALTIME_NS	1700000000000000000ull

@@ -20,6 +20,7 @@
 
 #include <zlib.h>
 
+#include "srecchunk.h"
 #include "srecwriter.h"
 #include "taskstate.h"
 #include "tracegen.h"
@@ -95,6 +96,9 @@ struct tracegen {
 	size_t nr_events;
 	size_t events_cap;
 	struct tg_cpu *cpus;
+	/* `event` lines: types of a newer module, in the event table */
+	struct srec_event new_events[TRACEGEN_NEW_EVENTS];
+	unsigned int nr_new_events;
 	unsigned int line;		/* being parsed; 0 after parsing */
 	char *err;
 	size_t err_size;
@@ -847,6 +851,35 @@ static int statement_drainer(struct tracegen *tg, char **words, int nr_words)
 	return 0;
 }
 
+/* event ID SIZE NAME [off]: a type this ABI does not have. */
+static int statement_event(struct tracegen *tg, char **words, int nr_words)
+{
+	bool off = nr_words == 5 && !strcmp(words[4], "off");
+	struct srec_event *ev;
+	uint32_t id, size;
+
+	if (nr_words != 4 && !off)
+		return bad_usage(tg, "event ID SIZE NAME [off]");
+	if (need_u32(tg, "ID", words[1], &id) ||
+	    need_u32(tg, "SIZE", words[2], &size))
+		return -1;
+	if (id <= SCHEDREC_REC_MAX || id > UINT16_MAX)
+		return fail(tg, "event ID %u: want one this ABI does not have, %u to %u",
+			    id, SCHEDREC_REC_MAX + 1, UINT16_MAX);
+	if (!size || size % SCHEDREC_RECORD_ALIGN || size > UINT16_MAX)
+		return fail(tg, "event SIZE %u: want a multiple of %u", size,
+			    SCHEDREC_RECORD_ALIGN);
+	if (tg->nr_new_events == TRACEGEN_NEW_EVENTS)
+		return fail(tg, "at most %u event lines", TRACEGEN_NEW_EVENTS);
+	ev = &tg->new_events[tg->nr_new_events++];
+	*ev = (struct srec_event){
+		.id = id, .size = size, .flags = off ? 0 : SREC_EVENT_F_ENABLED,
+	};
+	snprintf(ev->name, sizeof(ev->name), "%s", words[3]);
+	snprintf(ev->tracepoint, sizeof(ev->tracepoint), "%s", words[3]);
+	return 0;
+}
+
 /*
  * ksym ADDR TYPE NAME [[MODULE]]: a line of the kallsyms snapshot, written
  * as /proc/kallsyms has it.
@@ -933,6 +966,8 @@ static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 		return statement_drainer(tg, words, nr_words);
 	if (!strcmp(what, "ksym"))
 		return statement_ksym(tg, words, nr_words);
+	if (!strcmp(what, "event"))
+		return statement_event(tg, words, nr_words);
 	if (!strcmp(what, "zlib") || !strcmp(what, "pass"))
 		return statement_chunks(tg, words, nr_words);
 	if (!strcmp(what, "start") || !strcmp(what, "end")) {
@@ -1083,6 +1118,7 @@ static int write_header(struct tracegen *tg, struct srecwriter *w)
 		.threads = tg->threads,
 		.nr_threads = tg->nr_threads,
 	};
+	struct srec_event events[SCHEDREC_REC_MAX + TRACEGEN_NEW_EVENTS];
 	uLongf packed = compressBound(tg->ksyms_len);
 	void *ksyms = NULL;
 	char online[64];
@@ -1098,6 +1134,13 @@ static int write_header(struct tracegen *tg, struct srecwriter *w)
 	/* STACK is optional: enabled only in traces that have stacks */
 	if (tg->stacks)
 		hdr.event_mask |= 1u << SCHEDREC_EV_STACK;
+	if (tg->nr_new_events) {
+		hdr.nr_events = srecchunk_abi_events(events, hdr.event_mask);
+		memcpy(events + hdr.nr_events, tg->new_events,
+		       tg->nr_new_events * sizeof(*events));
+		hdr.nr_events += tg->nr_new_events;
+		hdr.events = events;
+	}
 	if (tg->ksyms_len) {
 		ksyms = malloc(packed);
 		if (!ksyms || compress2(ksyms, &packed,
