@@ -154,15 +154,16 @@ static void add_to_series(struct offcpu *o, const struct offcpu_iv *iv,
 	if (iv->end < o->series_start)
 		return;
 	i = (iv->end - o->series_start) / o->interval;
+	/* before doubling toward it: an interval years on would overflow */
+	if (i >= SERIES_MAX) {
+		o->too_many = true;
+		return;
+	}
 	if (i >= o->nr_buckets) {
 		size_t n = o->nr_buckets ? o->nr_buckets : 64;
 
 		while (n <= i)
 			n *= 2;
-		if (n > SERIES_MAX) {
-			o->too_many = true;
-			return;
-		}
 		b = realloc(o->buckets, n * sizeof(*b));
 		if (!b) {
 			o->failed = true;
