@@ -291,6 +291,29 @@ TEST(event_table_entries)
 	EXPECT_TRUE(open_fails(&b, EBADMSG, "event table entry 1", err,
 			       sizeof(err))) TH_LOG("%s", err);
 	bytes_free(&b);
+
+	/*
+	 * A type of this ABI smaller than its struct (or of any size, 0):
+	 * its records would be read past their end.  Larger is a newer
+	 * layout's, which keeps ours first.
+	 */
+	events[1].size = 16;
+	put_file_head(&b, &file, sizeof(file), NULL, 0);
+	put_section(&b, SREC_SEC_EVENTS, &table, sizeof(table), events,
+		    sizeof(events));
+	put_section(&b, SREC_SEC_HEADER_END, NULL, 0, NULL, 0);
+	EXPECT_TRUE(open_fails(&b, EBADMSG, "(id 2, size 16): records of that type have 32 bytes",
+			       err, sizeof(err))) TH_LOG("%s", err);
+	bytes_free(&b);
+
+	events[1].size = 0;
+	put_file_head(&b, &file, sizeof(file), NULL, 0);
+	put_section(&b, SREC_SEC_EVENTS, &table, sizeof(table), events,
+		    sizeof(events));
+	put_section(&b, SREC_SEC_HEADER_END, NULL, 0, NULL, 0);
+	EXPECT_TRUE(open_fails(&b, EBADMSG, "(id 2, size 0): records of that type have 32 bytes",
+			       err, sizeof(err))) TH_LOG("%s", err);
+	bytes_free(&b);
 }
 
 TEST(header_structure)

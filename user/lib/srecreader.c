@@ -578,6 +578,7 @@ static const void *abi_events_instead(struct srecreader *r,
 
 static int read_events(struct srecreader *r)
 {
+	static const unsigned int abi_sizes[] = SCHEDREC_RECORD_SIZES;
 	struct srec_event abi[SCHEDREC_REC_MAX];
 	const unsigned char *data;
 	const char *damage;
@@ -613,6 +614,12 @@ static int read_events(struct srecreader *r)
 			return header_fail(r, -EBADMSG,
 					   "corrupt header: event table entry %u (id %u, size %u)",
 					   i, ev->id, ev->size);
+		/* a type of ours is decoded as ours: never from fewer bytes */
+		if (ev->id < ARRAY_SIZE(abi_sizes) && abi_sizes[ev->id] &&
+		    ev->size < abi_sizes[ev->id])
+			return header_fail(r, -EBADMSG,
+					   "corrupt header: event table entry %u (id %u, size %u): records of that type have %u bytes",
+					   i, ev->id, ev->size, abi_sizes[ev->id]);
 		if (ev->id < 256)
 			srecchunk_types_set(&r->types, ev->id, ev->size);
 	}
