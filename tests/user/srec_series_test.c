@@ -15,6 +15,7 @@
 
 #include "kselftest_harness.h"
 
+#include "srecchunk.h"
 #include "srec_util.h"
 #include "util.h"
 
@@ -52,9 +53,11 @@ static void series_close(struct series *s)
  * The synthetic recording of @synth, @rounds rounds of @per_round events,
  * as a new file every @per_file rounds; 0 or the writer's error.
  */
-static int write_series(struct synth *synth, struct series *s,
-			unsigned int rounds, unsigned int per_round,
-			unsigned int per_file, int zlib_level)
+static int write_series_types(struct synth *synth, struct series *s,
+			      unsigned int rounds, unsigned int per_round,
+			      unsigned int per_file, int zlib_level,
+			      const struct srec_event *later_events,
+			      unsigned int nr_later_events)
 {
 	struct srecwriter_options opt = {
 		.nr_cpus = synth->nr_cpus, .zlib_level = zlib_level,
@@ -84,6 +87,10 @@ static int write_series(struct synth *synth, struct series *s,
 			ret = srecwriter_next_file(w, fd);
 			hdr.start_mono_ns = synth->now + 2;
 			hdr.start_real_ns = synth->now + 2;
+			if (later_events) {
+				hdr.events = later_events;
+				hdr.nr_events = nr_later_events;
+			}
 			if (!ret)
 				ret = srecwriter_write_header(w, &hdr);
 		}
@@ -99,6 +106,18 @@ static int write_series(struct synth *synth, struct series *s,
 		ret = srecwriter_write_trailer(w, &trailer);
 	srecwriter_close(w);
 	return fd < 0 ? -EMFILE : ret;
+}
+
+/*
+ * The synthetic recording of @synth, @rounds rounds of @per_round events,
+ * as a new file every @per_file rounds; 0 or the writer's error.
+ */
+static int write_series(struct synth *synth, struct series *s,
+			unsigned int rounds, unsigned int per_round,
+			unsigned int per_file, int zlib_level)
+{
+	return write_series_types(synth, s, rounds, per_round, per_file,
+				  zlib_level, NULL, 0);
 }
 
 static struct srecreader *open_series(const struct series *s,
@@ -258,6 +277,55 @@ TEST(wrong_files_refused)
 	EXPECT_EQ(-EPROTO, srecreader_check_file(r, s.paths[0], err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "first file of a recording")) TH_LOG("%s", err);
 	srecreader_close(r);
+	series_close(&s);
+	synth_free(&synth);
+}
+
+/*
+ * Files after the first that declare another event table (one type more,
+ * a newer module's) are not of the recording: refused, before reading and
+ * when reached, after every record of the first file.  (Taken, their
+ * table checked the first file's chunks still queued, and a size of
+ * theirs that differed stopped the reading with "the file changed".)
+ */
+TEST(other_types_refused)
+{
+	struct srec_event events[SCHEDREC_REC_MAX + 1];
+	struct expected_list got = { 0 }, first = { 0 };
+	struct diag_log log = { 0 };
+	struct series s = { 0 };
+	struct srecreader *r;
+	struct synth synth;
+	unsigned int n;
+	char err[256];
+
+	n = srecchunk_abi_events(events, SCHEDREC_EV_ALL_MASK);
+	events[n++] = (struct srec_event){ .id = 40, .size = 48 };
+	synth_init(&synth, 2, 5);
+	ASSERT_EQ(0, write_series_types(&synth, &s, 6, 100, 3, 0, events, n));
+	ASSERT_EQ(2u, s.count);
+	r = open_series(&s, NULL, &log, err, sizeof(err));
+	ASSERT_NE(NULL, r) TH_LOG("%s", err);
+	EXPECT_EQ(-EPROTO, srecreader_check_file(r, s.paths[1], err,
+						 sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "other record types or sizes"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(-EPROTO, read_all(r, &got));
+	EXPECT_NE(NULL, strstr(srecreader_error(r), "other record types or sizes"))
+		TH_LOG("%s", srecreader_error(r));
+	srecreader_close(r);
+	/* the first file's records, whole: as many as it alone gives */
+	s.count = 1;
+	r = open_series(&s, NULL, &log, err, sizeof(err));
+	s.count = 2;
+	ASSERT_NE(NULL, r) TH_LOG("%s", err);
+	EXPECT_EQ(0, read_all(r, &first));
+	EXPECT_LT(250u, first.count);
+	EXPECT_EQ(first.count, got.count);
+	EXPECT_TRUE(same_records(&first, &got));
+	srecreader_close(r);
+	expected_free(&first);
+	expected_free(&got);
 	series_close(&s);
 	synth_free(&synth);
 }

@@ -1016,6 +1016,9 @@ static const char *other_recording(const struct srecreader *r,
 		return "another drainer or host wrote it";
 	if (b->start_mono_ns < a->start_mono_ns)
 		return "it began before the first file: give the files in the order they were written (sort -V)";
+	/* the chunks still queued from the files before are checked by ours */
+	if (memcmp(&next->types, &r->types, sizeof(r->types)))
+		return "its event table gives other record types or sizes";
 	return NULL;
 }
 
