@@ -1274,7 +1274,11 @@ uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 	    r->trailer_damaged || cpu >= r->nr_cpus)
 		return UINT64_MAX;
 	last = r->cpus[cpu].accepted_ts;
-	return last > r->horizon ? last : r->horizon;
+	if (last < r->horizon)
+		last = r->horizon;
+	/* none, and no SYNC: whole up to the start, where nothing is missing */
+	return last > r->info.file.start_mono_ns ? last :
+						  r->info.file.start_mono_ns;
 }
 
 /* The end of the records: what the trailer says against what was read. */

@@ -317,7 +317,8 @@ srecreader_trailer(const struct srecreader *r,
  * @cpu.  Without a trailer (the file was cut short, or its writer stopped
  * before writing one), that is the last record of @cpu's chunks read, or
  * the latest SYNC's horizon if later: nothing older than the horizon can
- * be missing.  UINT64_MAX with the trailer, or before the end.
+ * be missing; the recording's start if neither is later.  UINT64_MAX with
+ * the trailer, or before the end.
  */
 uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 				       unsigned int cpu);
