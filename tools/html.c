@@ -659,6 +659,7 @@ static int render_seconds(struct html *h)
 		fprintf(stderr, "schedrec report: %s: %s; the per-second views show what was read before\n",
 			ctx->path, *srecreader_error(reader) ?
 			srecreader_error(reader) : strerror(-ret));
+		ctx->partial = true;
 		ret = 0;
 	}
 	for (i = 0; !ret && i < h->nr_seconds; i++) {
@@ -1312,7 +1313,8 @@ const struct report html_report = {
 	"                    100, default 10; a click on another second says\n"
 	"                    how to draw it\n"
 	"\n"
-	"Exit status: 2 also when -o is missing or DIR is not empty; 3 when DIR\n"
+	"Exit status: 1 also when the second read (for the per-second views)\n"
+	"stops short; 2 when -o is missing or DIR is not empty; 3 when DIR\n"
 	"cannot be created or written.\n",
 	.examples =
 	"  schedrec report html run.srec -o run-html\n"

@@ -699,7 +699,7 @@ static int run_report(const struct report *r, struct front *fr,
 		cmd_error("report", errno, "cannot write the report");
 		return EXIT_FAIL;
 	}
-	return status;
+	return ctx->partial && status == EXIT_OK ? EXIT_LOST : status;
 }
 
 int cmd_report(int argc, char **argv)

@@ -38,6 +38,9 @@ struct report_ctx {
 	FILE *svg;			/* --svg's file, opened before the pass */
 	bool svg_is_file;		/* a regular file: removed if not drawn */
 	bool said;			/* an output error was printed */
+	bool partial;			/* it shows less than the trace holds
+					 * (html: its second read stopped)
+					 */
 	unsigned int top;		/* rows at most, 0: all */
 	bool top_given;			/* --top was on the command line */
 	bool quiet;

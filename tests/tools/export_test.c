@@ -605,6 +605,22 @@ TEST_F(export, cut_short_exits_1)
 	EXPECT_NE(NULL, strstr(self->w.err, "--range")) TH_LOG("%s", self->w.err);
 }
 
+/*
+ * Two recordings in one file (cat a.srec b.srec): the second, after the
+ * first's trailer, is not read, and that is said, with exit status 1.
+ */
+TEST_F(export, data_after_trailer_exits_1)
+{
+	ASSERT_EQ(0, RUN("cat run.srec run.srec >two.srec"));
+	EXPECT_EQ(1, RUN("$S report offcpu two.srec --csv >o.csv"));
+	EXPECT_NE(NULL, strstr(self->w.err, "data after the trailer"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(0, RUN("$S report offcpu run.srec --csv | cmp - o.csv"));
+	EXPECT_EQ(1, RUN("$S export csv two.srec -q -o c.csv"));
+	EXPECT_TRUE(workdir_has(&self->w, "c.csv"));
+	EXPECT_EQ(1, RUN("$S report offcpu two.srec --strict -q >/dev/null"));
+}
+
 /* A selection that matches no thread: a warning, not a silent empty output. */
 TEST_F(export, unmatched_selection_warns)
 {

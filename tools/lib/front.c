@@ -310,7 +310,7 @@ int front_pass_status(const struct front *f, int err, const char *doing)
 			doing);
 		status = EXIT_LOST;
 	} else if (s->truncated || s->corrupt || s->resyncs ||
-		   s->disagrees || (s->over && !s->trailer)) {
+		   s->disagrees || s->trailing || (s->over && !s->trailer)) {
 		status = EXIT_LOST;
 	} else if (window_cut(f)) {
 		if (!*f->quiet)

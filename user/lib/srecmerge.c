@@ -709,10 +709,12 @@ static void check_after_trailer(struct srecreader *r)
 {
 	const unsigned char *data;
 
-	if (srecinput_peek(&r->in, 1, &data))
+	if (srecinput_peek(&r->in, 1, &data)) {
 		reader_warn(r, r->in.offset,
 			    "data after the trailer, at offset %llu, ignored",
 			    (unsigned long long)r->in.offset);
+		r->status.trailing = true;
+	}
 	r->status.eof = true;
 }
 

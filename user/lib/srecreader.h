@@ -273,6 +273,7 @@ struct srecreader_status {
 	bool truncated;		/* it ended inside a section */
 	bool trailer;		/* the trailer was read */
 	bool disagrees;		/* its totals differ from what was read */
+	bool trailing;		/* data after the trailer was left unread */
 	unsigned int file;	/* of a series: the file being read, from 0 */
 	unsigned int header_lost;	/* SRECREADER_LOST_*, below */
 };
