@@ -621,6 +621,31 @@ TEST_F(export, data_after_trailer_exits_1)
 	EXPECT_EQ(1, RUN("$S report offcpu two.srec --strict -q >/dev/null"));
 }
 
+/*
+ * With --range, the reading may stop before an error past the window, but
+ * one it met (the next TRACE, standard input here, is empty) was said, and
+ * the status says it too; the message names that TRACE.
+ */
+TEST_F(export, error_met_past_the_window_exits_1)
+{
+	static const char small[] =
+		"cpus 2\n"
+		"thread 100 100 app\n"
+		"0ms cpu0 switch 0 R0 100\n"
+		"1ms cpu1 switch 0 R0 200\n"
+		"2ms cpu0 switch 100 S 0\n"
+		"4ms cpu1 switch 200 S 0\n";
+	char msg[512];
+
+	snprintf(self->path, sizeof(self->path), "%s/small.srec", self->w.dir);
+	ASSERT_EQ(0, tracegen_write_file(small, self->path, msg, sizeof(msg)))
+		TH_LOG("tracegen: %s", msg);
+	EXPECT_EQ(1, RUN("$S report offcpu small.srec - --range :0.001 >/dev/null"));
+	EXPECT_NE(NULL, strstr(self->w.err, "small.srec: -: not a schedrec trace (empty input)"))
+		TH_LOG("%s", self->w.err);
+	EXPECT_EQ(1, RUN("$S export csv small.srec - --range :0.001 -o /dev/null"));
+}
+
 /* A selection that matches no thread: a warning, not a silent empty output. */
 TEST_F(export, unmatched_selection_warns)
 {

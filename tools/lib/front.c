@@ -310,7 +310,9 @@ int front_pass_status(const struct front *f, int err, const char *doing)
 			doing);
 		status = EXIT_LOST;
 	} else if (s->truncated || s->corrupt || s->resyncs ||
-		   s->disagrees || s->trailing || (s->over && !s->trailer)) {
+		   s->disagrees || s->trailing || (s->over && !s->trailer) ||
+		   *why) {
+		/* a window may end before an error: it was said all the same */
 		status = EXIT_LOST;
 	} else if (window_cut(f)) {
 		if (!*f->quiet)

@@ -1091,7 +1091,10 @@ bool reader_next_file(struct srecreader *r)
 	opt.max_buffered = 0;
 	next = srecreader_open(path, &opt, err, sizeof(err));
 	if (!next) {
-		reader_fail(r, errno ? -errno : -EIO, 0, "%s", err);
+		/* named: the diagnostics name the file before it */
+		reader_fail(r, errno ? -errno : -EIO, 0, "%s%s%s",
+			    strncmp(err, path, strlen(path)) ? path : "",
+			    strncmp(err, path, strlen(path)) ? ": " : "", err);
 		return false;
 	}
 	if (!continues_series(r, next, path)) {
