@@ -464,6 +464,27 @@ TEST_F(trace, header)
 	EXPECT_TRUE(srecreader_status(self->t.r)->trailer);
 }
 
+/* event lines: types of a newer module in the table, after ours. */
+TEST_F(trace, newer_events)
+{
+	static const char text[] =
+		"event 200 16 later off\n"
+		"event 40 48 sched_newer\n"
+		"0ms cpu0 switch 0 R0 1\n";
+	const struct srecreader_info *info;
+
+	LOAD(text);
+	info = srecreader_info(self->t.r);
+	ASSERT_EQ(SCHEDREC_REC_MAX + 2, info->nr_events);
+	EXPECT_EQ(40, info->events[SCHEDREC_REC_MAX].id);
+	EXPECT_EQ(48, info->events[SCHEDREC_REC_MAX].size);
+	EXPECT_EQ(SREC_EVENT_F_ENABLED, info->events[SCHEDREC_REC_MAX].flags);
+	EXPECT_STREQ("sched_newer", info->events[SCHEDREC_REC_MAX].name);
+	EXPECT_EQ(200, info->events[SCHEDREC_REC_MAX + 1].id);
+	EXPECT_EQ(0, info->events[SCHEDREC_REC_MAX + 1].flags);
+	EXPECT_EQ(1, self->t.count);
+}
+
 TEST_F(trace, defaults)
 {
 	static const char text[] =
@@ -901,6 +922,15 @@ static const struct {
 	{ "ksym zz t f\n", 1, "bad ADDR 'zz'" },
 	{ "ksym ffff tt f\n", 1, "bad TYPE 'tt'" },
 	{ "ksym ffff t f ext4\n", 1, "bad MODULE 'ext4'" },
+	{ "event 40 32\n", 1, "event ID SIZE NAME [off]" },
+	{ "event 40 32 x on\n", 1, "event ID SIZE NAME [off]" },
+	{ "event 1 32 x\n", 1, "want one this ABI does not have" },
+	{ "event 65536 32 x\n", 1, "want one this ABI does not have" },
+	{ "event 40 20 x\n", 1, "want a multiple of 16" },
+	{ "event 40 0 x\n", 1, "want a multiple of 16" },
+	{ "event 40 16 a\nevent 41 16 b\nevent 42 16 c\nevent 43 16 d\n"
+	  "event 44 16 e\nevent 45 16 f\nevent 46 16 g\nevent 47 16 h\n"
+	  "event 48 16 i\n", 9, "at most 8 event lines" },
 };
 
 TEST(refused)
