@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -285,6 +286,13 @@ static int close_output(struct export_ctx *ctx, int status, int err)
 
 	if (!ctx->out)
 		return status;
+	/*
+	 * A usage error found once the pass began (--range past the end)
+	 * writes nothing: what stdio still holds of the output (a header)
+	 * is dropped, as a file is removed.
+	 */
+	if (status == EXIT_USAGE)
+		__fpurge(ctx->out);
 	flushed = front_flush_error(ctx->out);
 	if (!err)
 		err = flushed;

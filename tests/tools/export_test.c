@@ -483,6 +483,9 @@ TEST_F(export, bad_input)
 	/* a window after the end is found after the pass: no file either */
 	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o x --range 1000:"));
 	EXPECT_NE(NULL, strstr(self->w.err, "--range starts at 1000.000000 s, but the recording ends at"));
+	/* nor anything on standard output: not the CSV's header */
+	EXPECT_EQ(2, RUN("$S export csv run.srec -o - --range 1000: >o.csv"));
+	EXPECT_EQ(0, RUN("test ! -s o.csv"));
 	EXPECT_EQ(2, RUN("$S export csv run.srec -o x --bogus"));
 	EXPECT_NE(NULL, strstr(self->w.err, "--bogus"));
 	EXPECT_EQ(2, RUN("$S export csv -o x"));
