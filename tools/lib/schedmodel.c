@@ -676,10 +676,15 @@ static void emit_unseen(struct schedmodel *m, unsigned int wants,
 			struct thread *t, uint64_t start, uint64_t end,
 			uint32_t in_cpu, unsigned int flags)
 {
-	struct thread last = *t;
+	struct thread last;
 	uint64_t from = start, to;
 	uint32_t k;
 
+	if (!t->nr_parts) {
+		emit_offcpu(m, wants, t, start, end, in_cpu, flags);
+		return;
+	}
+	last = *t;
 	last.piece = 0;
 	for (k = 0; k < t->nr_parts; k++) {
 		to = t->parts[k].end < end ? t->parts[k].end : end;
@@ -752,6 +757,21 @@ static void waiter_remove(struct schedmodel *m, struct thread *t)
 	t->waiting = false;
 	t->rq_prev = NULL;
 	t->rq_next = NULL;
+}
+
+/*
+ * Waiter @t's runqueue's holder since then up to @ts, as usurped time:
+ * before it leaves that runqueue (a migration, or a switch-in elsewhere
+ * with none seen), or is renamed.  Whether that holder is known.
+ */
+static __attribute__((noinline)) bool
+waiter_usurped(struct schedmodel *m, const struct thread *t, uint64_t ts)
+{
+	const struct cpu *c = &m->cpus[t->rq_cpu];
+
+	if (c->known)
+		emit_usurp(m, t, c, t->rq_cpu, ts, false);
+	return c->known;
 }
 
 /*
@@ -955,20 +975,6 @@ static void thread_drop(struct schedmodel *m, struct thread *t)
 	free_thread(m, t);
 }
 
-/*
- * @t, runnable on another CPU's runqueue, is switched in on @cpu at @ts
- * with no migration seen (not recorded, or lost): the time it waited
- * there runs up to now.
- */
-static __attribute__((noinline)) void
-waiter_moved_in(struct schedmodel *m, const struct thread *t, uint64_t ts)
-{
-	const struct cpu *from = &m->cpus[t->rq_cpu];
-
-	if (from->known)
-		emit_usurp(m, t, from, t->rq_cpu, ts, false);
-}
-
 static inline __attribute__((always_inline)) void
 thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 		 uint32_t cpu, uint64_t ts)
@@ -984,17 +990,13 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 			emit_latency(m, t, LATENCY_RUNQUEUE, t->since, ts, cpu);
 	} else if (t->where == WHERE_UNSEEN) {
 		/* off CPU since before the recording, as far as we know */
-		if (t->nr_parts)
-			emit_unseen(m, wants, t, m->origin, ts, cpu,
-				    IV_CUT_START);
-		else
-			emit_offcpu(m, wants, t, m->origin, ts, cpu,
-				    IV_CUT_START);
+		emit_unseen(m, wants, t, m->origin, ts, cpu, IV_CUT_START);
 	}
 	if ((wants & WANT_LATENCY) && t->wake_ts)
 		emit_latency(m, t, LATENCY_WAKEUP, t->wake_ts, ts, cpu);
+	/* switched in elsewhere with no migration seen: it waited till now */
 	if (unlikely(t->waiting && t->rq_cpu != cpu))
-		waiter_moved_in(m, t, ts);
+		waiter_usurped(m, t, ts);
 	waiter_remove(m, t);
 	t->where = WHERE_ON;
 	t->cpu = cpu;
@@ -1151,15 +1153,12 @@ static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
 {
 	struct thread *t = map_find(&m->map, mg->tid);
 	uint64_t ts = mg->hdr.ts;
-	struct cpu *from;
 
 	if (!t || !t->waiting || mg->dest_cpu >= m->nr_cpus ||
 	    mg->dest_cpu == t->rq_cpu)
 		return;
 	/* what it waited for on the old runqueue, then the new one */
-	from = &m->cpus[t->rq_cpu];
-	if (from->known)
-		emit_usurp(m, t, from, t->rq_cpu, ts, false);
+	waiter_usurped(m, t, ts);
 	waiter_remove(m, t);
 	waiter_add(m, t, mg->dest_cpu, ts);
 }
@@ -1214,11 +1213,8 @@ static void offcpu_split(struct schedmodel *m, struct thread *t, uint64_t ts)
 	uint64_t from = t->piece > start ? t->piece : start;
 	struct unseen_part *parts;
 
-	if (t->waiting && (m->wants & WANT_USURP) &&
-	    m->cpus[t->rq_cpu].known) {
-		emit_usurp(m, t, &m->cpus[t->rq_cpu], t->rq_cpu, ts, false);
+	if (t->waiting && (m->wants & WANT_USURP) && waiter_usurped(m, t, ts))
 		t->rq_since = ts;
-	}
 	if (ts <= from || !(m->wants & WANT_OFFCPU))
 		return;
 	t->piece = ts;
@@ -1493,16 +1489,10 @@ static void close_unseen(struct schedmodel *m, struct thread *t,
 			 uint64_t born)
 {
 	uint64_t start = born > m->known_lo ? born : m->known_lo;
-	unsigned int flags = (start > born ? IV_CUT_START : 0) | IV_CUT_END;
 
-	if (start >= m->known_hi)
-		return;
-	if (t->nr_parts)
+	if (start < m->known_hi)
 		emit_unseen(m, m->wants, t, start, m->known_hi, CPU_NONE,
-			    flags);
-	else
-		emit_offcpu(m, m->wants, t, start, m->known_hi, CPU_NONE,
-			    flags);
+			    (start > born ? IV_CUT_START : 0) | IV_CUT_END);
 }
 
 /* At the end: a thread still off CPU is censored there. */
@@ -1607,7 +1597,6 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 	}
 	return m;
 }
-
 
 void schedmodel_free(struct schedmodel *m)
 {
