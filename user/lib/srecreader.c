@@ -1084,6 +1084,7 @@ bool reader_next_file(struct srecreader *r)
 	struct srecreader *next;
 	char err[512], *path;
 	unsigned int cpu;
+	bool named;
 
 	if (r->next_file >= r->nr_next)
 		return false;
@@ -1092,9 +1093,9 @@ bool reader_next_file(struct srecreader *r)
 	next = srecreader_open(path, &opt, err, sizeof(err));
 	if (!next) {
 		/* named: the diagnostics name the file before it */
+		named = !strncmp(err, path, strlen(path));
 		reader_fail(r, errno ? -errno : -EIO, 0, "%s%s%s",
-			    strncmp(err, path, strlen(path)) ? path : "",
-			    strncmp(err, path, strlen(path)) ? ": " : "", err);
+			    named ? "" : path, named ? "" : ": ", err);
 		return false;
 	}
 	if (!continues_series(r, next, path)) {
