@@ -430,9 +430,11 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 	svg_bars_maxima(bars);
 	for (i = 0; i < n; i++) {
 		const struct offcpu_row *x = (const void *)rows[i];
+		bool uncertain;
 
 		if (!x->d.count)
 			continue;
+		uncertain = row_uncertain(ctx, x);
 		if (o->rows.by_process)
 			snprintf(label, sizeof(label), "%s %u",
 				 report_comm(x->r.task), x->r.key);
@@ -441,19 +443,18 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 				 report_comm(x->r.task),
 				 x->r.task->tid);
 		row = svg_bars_row(bars, label);
-		if (row_uncertain(ctx, x))
+		if (uncertain)
 			svg_bars_mark(bars, row);
 		snprintf(title, sizeof(title),
 			 "%s: longest off-CPU %s%s in state %c from %.6f s on CPU %d; %" PRIu64 " %s%s",
-			 label, row_uncertain(ctx, x) ? "~" : "",
+			 label, uncertain ? "~" : "",
 			 format_duration(dur, x->d.max),
 			 x->max_state,
 			 report_rel(ctx, x->max_start) / 1e9,
 			 x->max_cpu == CPU_NONE ? -1 :
 			 (int)x->max_cpu, x->d.count,
 			 plural(x->d.count, "interval", "intervals"),
-			 row_uncertain(ctx, x) ?
-			 " (it overlaps lost events)" : "");
+			 uncertain ? " (it overlaps lost events)" : "");
 		svg_bars_add(bars, row,
 			     strchr(states, x->max_state) ?
 			     x->max_state : 'o',

@@ -106,48 +106,44 @@ static size_t kept_len(const unsigned char *p, size_t left)
 	return is_control(*p) ? 0 : utf8_len(p, left);
 }
 
-char *text_escape(char *out, const char *text)
+/*
+ * @text as text_escape() writes it: into @out if not NULL, its bytes
+ * (without the NUL) into *@len; the columns it takes on a terminal.
+ */
+static size_t text_escaped(char *out, const char *text, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	size_t left = strlen(text), n;
-	char *q = out;
+	size_t left = strlen(text), width = 0, bytes = 0, n;
 
 	while (left) {
 		n = kept_len(p, left);
 		if (!n) {
-			q += sprintf(q, "\\x%02x", *p);
-			n = 1;
-		} else {
-			memcpy(q, p, n);
-			q += n;
-		}
-		p += n;
-		left -= n;
-	}
-	*q = 0;
-	return out;
-}
-
-/* The columns text_escape()'s @text takes on a terminal; its bytes, *@len. */
-static size_t text_width(const char *text, size_t *len)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	size_t left = strlen(text), width = 0, n;
-
-	*len = left;
-	while (left) {
-		n = kept_len(p, left);
-		if (!n) {
+			if (out)
+				sprintf(out + bytes, "\\x%02x", *p);
+			bytes += 4;
 			width += 4;
-			*len += 3;
 			n = 1;
 		} else {
+			if (out)
+				memcpy(out + bytes, p, n);
+			bytes += n;
 			width += utf8_width(p, n);
 		}
 		p += n;
 		left -= n;
 	}
+	if (out)
+		out[bytes] = 0;
+	*len = bytes;
 	return width;
+}
+
+char *text_escape(char *out, const char *text)
+{
+	size_t len;
+
+	text_escaped(out, text, &len);
+	return out;
 }
 
 /* @len bytes more in the pool: their offset, or SIZE_MAX (failed). */
@@ -190,7 +186,7 @@ void table_cell(struct table *t, const char *text, const char *csv)
 		t->cap_cells = cap;
 	}
 	/* as text_escape() writes it */
-	width = text_width(text, &len);
+	width = text_escaped(NULL, text, &len);
 	/* CSV keeps the bytes as they are, quoted where needed */
 	if (len != strlen(text) && !csv)
 		csv = text;
@@ -303,7 +299,7 @@ static void print_text_line(FILE *f, const struct table *t,
 		return;
 	for (col = 0; col < t->nr_cols; col++) {
 		const struct table_col *c = &t->cols[col];
-		size_t width = text_width(cells[col], &len);
+		size_t width = text_escaped(NULL, cells[col], &len);
 		int pad = c->width > width ? (int)(c->width - width) : 0;
 
 		if (c->align == TABLE_CSV_ONLY)
