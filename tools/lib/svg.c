@@ -356,12 +356,10 @@ static void put_title(FILE *f, const char *title)
 }
 
 /* A tooltip "@who: @what: @value @unit", leaving out what is empty. */
-static void put_value_title(FILE *f, const char *who, const char *what,
-			    double value, const char *unit)
+/* "<title>WHO: WHAT: TEXT</title>", WHO and WHAT left out when empty. */
+static void put_text_title(FILE *f, const char *who, const char *what,
+			   const char *text)
 {
-	char number[64];
-
-	format_value(number, sizeof(number), value);
 	fputs("<title>", f);
 	if (who && *who) {
 		svg_escape(f, who);
@@ -371,12 +369,19 @@ static void put_value_title(FILE *f, const char *who, const char *what,
 		svg_escape(f, what);
 		fputs(": ", f);
 	}
-	fputs(number, f);
-	if (unit && *unit) {
-		fputc(' ', f);
-		svg_escape(f, unit);
-	}
+	svg_escape(f, text);
 	fputs("</title>", f);
+}
+
+static void put_value_title(FILE *f, const char *who, const char *what,
+			    double value, const char *unit)
+{
+	char number[64], text[192];
+
+	format_value(number, sizeof(number), value);
+	snprintf(text, sizeof(text), "%s%s%s", number,
+		 unit && *unit ? " " : "", unit ? unit : "");
+	put_text_title(f, who, what, text);
 }
 
 uint32_t svg_state_colour(char state)
@@ -1240,11 +1245,9 @@ static void bars_row_draw(FILE *f, const struct svg_bars *b, size_t i,
 
 	/* the row's tooltip for whatever in it has none of its own */
 	bars_total_text(text, sizeof(text), b, row->total, row->marked);
-	fputs("<g><title>", f);
-	svg_escape(f, row->label);
-	fprintf(f, ": %s: ", b->maxima ? "max" : "total");
-	svg_escape(f, text);
-	fputs("</title>\n", f);
+	fputs("<g>", f);
+	put_text_title(f, row->label, b->maxima ? "max" : "total", text);
+	fputc('\n', f);
 	/* every other row shaded; the clear ones still catch the pointer */
 	fputs("<rect", f);
 	put_number(f, "x", MARGIN);
