@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracepass.h"
+#include "util.h"
 
 /* "schedrec VERB: PATH: why" (@err may name @path already); NULL, errno @e. */
 static struct srecreader *open_failed(const char *verb, const char *path,
@@ -118,15 +119,37 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * reader asks for them TRACE_PASS_BATCH at a time and stops after the
  * batch that reaches the end of the window, as the pass in one thread
  * does: the input is read as far, and says the same of what it holds.
+ *
+ * What crosses from one CPU's cache to the other's is kept small: a slot
+ * holds only what the model reads of a record (struct pipe_record, 16
+ * bytes against struct srec_record's 40), and the reader fills its own
+ * batch of struct srec_record, which stays in its cache.  Writing slots
+ * of whole srec_records made the reader some 25 % slower whenever the
+ * model ran beside it.
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */
 #define PIPE_SLOTS	8
 
+/* pipe_record.gap: the gap is in the slot's big_gaps, in order */
+#define PIPE_GAP_BIG	UINT32_MAX
+/* pipe_record.copied: hdr is an offset into the slot's bytes until full */
+#define PIPE_COPIED	1
+
+/* What the model reads of a record (struct srec_record's hdr, cpu, gap) */
+struct pipe_record {
+	const struct schedrec_header *hdr;
+	uint32_t gap;		/* or PIPE_GAP_BIG */
+	uint16_t cpu;		/* < SREC_CPUS_MAX */
+	uint16_t copied;	/* PIPE_COPIED while the slot is filled */
+};
+
 struct pipe_slot {
-	struct srec_record recs[PIPE_RECORDS];
+	struct pipe_record recs[PIPE_RECORDS];
 	unsigned char *bytes;	/* copies of the records */
 	size_t cap;
+	uint64_t *big_gaps;	/* gaps of PIPE_GAP_BIG and more */
+	unsigned int nr_big, cap_big;
 	unsigned int n;		/* records */
 	uint64_t keep;		/* its lasting records' lowest chunk_offset */
 	int end;		/* 1: more follow; else what the reader
@@ -149,80 +172,92 @@ struct pipe {
 	struct pipe_slot slots[PIPE_SLOTS];
 };
 
-/*
- * Room for @need bytes in @s, into whose bytes its first @k records point
- * (all but the lasting ones): they move with them.
- */
-static int slot_grow(struct pipe_slot *s, unsigned int k, size_t need)
+/* Room for @need bytes of copies in @s. */
+static int slot_grow(struct pipe_slot *s, size_t need)
 {
-	size_t cap = 2 * need;
-	unsigned char *b;
-	unsigned int i;
+	unsigned char *b = realloc(s->bytes, 2 * need);
 
-	for (i = 0; i < k; i++)
-		if (!s->recs[i].lasting)
-			s->recs[i].hdr = (const void *)
-				((uintptr_t)s->recs[i].hdr -
-				 (uintptr_t)s->bytes);
-	b = realloc(s->bytes, cap);
-	if (b) {
-		s->bytes = b;
-		s->cap = cap;
+	if (!b)
+		return -ENOMEM;
+	s->bytes = b;
+	s->cap = 2 * need;
+	return 0;
+}
+
+/* @rec's gap into @to, and into @s's big_gaps if it does not fit. */
+static int slot_gap(struct pipe_slot *s, struct pipe_record *to,
+		    const struct srec_record *rec)
+{
+	uint64_t *big;
+
+	to->gap = rec->gap < PIPE_GAP_BIG ? rec->gap : PIPE_GAP_BIG;
+	if (likely(to->gap != PIPE_GAP_BIG))
+		return 0;
+	if (s->nr_big == s->cap_big) {
+		s->cap_big = s->cap_big ? 2 * s->cap_big : 8;
+		big = realloc(s->big_gaps, s->cap_big * sizeof(*big));
+		if (!big)
+			return -ENOMEM;
+		s->big_gaps = big;
 	}
-	for (i = 0; i < k; i++)
-		if (!s->recs[i].lasting)
-			s->recs[i].hdr = (const void *)
-				((uintptr_t)s->recs[i].hdr +
-				 (uintptr_t)s->bytes);
-	return b ? 0 : -ENOMEM;
+	s->big_gaps[s->nr_big++] = rec->gap;
+	return 0;
 }
 
 /*
- * Copy the @n records from @i on of @s into its bytes, at *@len on, and
- * point them there, but for the lasting ones.  Records that lie one after
- * the other (a run of a CPU's chunk) go in one copy.  Whether one is past
- * the window's end (0: no), or -ENOMEM.
+ * The @n records of @recs after the @s->n of @s: copied into its bytes, at
+ * *@len on (their hdr an offset there until the slot is full), but for
+ * the lasting ones.  Records that lie one after the other (a run of a
+ * CPU's chunk) go in one copy.  Whether one is past the window's end (0:
+ * no), or -ENOMEM.
  */
-static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
-		     unsigned int n, size_t *len)
+static int slot_copy(struct pipe *p, struct pipe_slot *s,
+		     const struct srec_record *recs, unsigned int n,
+		     size_t *len)
 {
-	struct srec_record *recs = s->recs;
+	struct pipe_record *to = s->recs + s->n;
 	const unsigned char *from, *next;
 	uint64_t win_end, newest = 0;
 	size_t at = *len, size;
-	uintptr_t moved;
 	unsigned int k;
 
 	if (!p->started) {
-		p->win_end = schedmodel_window_end_at(p->m, recs[i].hdr->ts);
+		p->win_end = schedmodel_window_end_at(p->m, recs[0].hdr->ts);
 		p->started = true;
 		srecreader_skip(p->r, p->unneeded, p->win_end);
 	}
 	win_end = p->win_end;
-	for (k = i; k < i + n;) {
+	for (k = 0; k < n; k++) {
+		to[k].cpu = recs[k].cpu;
+		if (slot_gap(s, &to[k], &recs[k]))
+			return -ENOMEM;
+	}
+	for (k = 0; k < n;) {
 		if (recs[k].lasting) {
 			if (recs[k].hdr->ts > newest)
 				newest = recs[k].hdr->ts;
 			if (recs[k].chunk_offset < s->keep)
 				s->keep = recs[k].chunk_offset;
+			to[k].hdr = recs[k].hdr;
+			to[k].copied = 0;
 			k++;
 			continue;
 		}
 		/* the records from @k on that follow each other */
 		from = (const void *)recs[k].hdr;
 		next = from;
-		moved = (uintptr_t)s->bytes + at - (uintptr_t)from;
 		do {
 			const struct schedrec_header *hdr = (const void *)next;
 
 			if (hdr->ts > newest)
 				newest = hdr->ts;
-			recs[k].hdr = (const void *)((uintptr_t)next + moved);
+			to[k].hdr = (const void *)(at + (next - from));
+			to[k].copied = PIPE_COPIED;
 			next += hdr->size;
-		} while (++k < i + n && !recs[k].lasting &&
+		} while (++k < n && !recs[k].lasting &&
 			 (const void *)recs[k].hdr == (const void *)next);
 		size = next - from;
-		if (at + size > s->cap && slot_grow(s, k, at + size))
+		if (at + size > s->cap && slot_grow(s, at + size))
 			return -ENOMEM;
 		memcpy(s->bytes + at, from, size);
 		at += size;
@@ -233,26 +268,41 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s, unsigned int i,
 	return newest >= win_end;
 }
 
+/* @s is full: its copied records' offsets become pointers. */
+static void slot_done(struct pipe_slot *s, size_t copied)
+{
+	unsigned int i;
+
+	if (!copied)
+		return;
+	for (i = 0; i < s->n; i++)
+		if (s->recs[i].copied)
+			s->recs[i].hdr = (const void *)(s->bytes +
+						(uintptr_t)s->recs[i].hdr);
+}
+
 /* Fill @s with up to @max records, and say whether they are the last. */
 static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 {
+	struct srec_record batch[TRACE_PASS_BATCH];
 	unsigned int want;
 	size_t len = 0;
 	int n, past;
 
 	s->n = 0;
+	s->nr_big = 0;
 	s->keep = UINT64_MAX;
 	s->end = 1;
 	while (s->n < max && s->end == 1) {
 		want = max - s->n;
 		if (want > TRACE_PASS_BATCH)
 			want = TRACE_PASS_BATCH;
-		n = srecreader_next_batch(p->r, s->recs + s->n, want);
+		n = srecreader_next_batch(p->r, batch, want);
 		if (n <= 0) {
 			s->end = n;
 			break;
 		}
-		past = slot_copy(p, s, s->n, n, &len);
+		past = slot_copy(p, s, batch, n, &len);
 		if (past < 0) {
 			s->end = past;
 			break;
@@ -261,6 +311,33 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 		if (past)
 			s->end = 0;
 	}
+	slot_done(s, len);
+}
+
+/*
+ * The records of @s through the model, TRACE_PASS_BATCH at a time as the
+ * model takes them; false once the pass stops there, as pass_batch().
+ */
+static bool slot_pass(struct schedmodel *m, const struct pipe_slot *s,
+		      struct pass_state *ps)
+{
+	struct srec_record batch[TRACE_PASS_BATCH] = { 0 };
+	const struct pipe_record *from;
+	unsigned int i, k, n, big = 0;
+
+	for (i = 0; i < s->n; i += n) {
+		n = s->n - i < TRACE_PASS_BATCH ? s->n - i : TRACE_PASS_BATCH;
+		from = s->recs + i;
+		for (k = 0; k < n; k++) {
+			batch[k].hdr = from[k].hdr;
+			batch[k].cpu = from[k].cpu;
+			batch[k].gap = from[k].gap != PIPE_GAP_BIG ?
+				       from[k].gap : s->big_gaps[big++];
+		}
+		if (!pass_batch(m, batch, n, ps))
+			return false;
+	}
+	return true;
 }
 
 static void *pipe_reader(void *arg)
@@ -331,8 +408,10 @@ static void pipe_free(struct pipe *p)
 
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);
-	for (i = 0; i < PIPE_SLOTS; i++)
+	for (i = 0; i < PIPE_SLOTS; i++) {
 		free(p->slots[i].bytes);
+		free(p->slots[i].big_gaps);
+	}
 	free(p);
 }
 
@@ -397,7 +476,7 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 	do {
 		s = pipe_next(p);
 		ps->ret = s->end;
-		going = pass_batch(m, s->recs, s->n, ps) && s->end == 1;
+		going = slot_pass(m, s, ps) && s->end == 1;
 		pipe_release(p, !going);
 	} while (going);
 	pthread_join(p->thread, NULL);
