@@ -47,7 +47,7 @@ void srecchunk_types_init(struct srec_type_sizes *types)
 	unsigned int i;
 
 	for (i = 0; i < 256; i++)
-		types->size[i] = types->fixed[i] = -1;
+		types->size[i] = types->fixed[i] = types->plain[i] = -1;
 }
 
 void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
@@ -56,6 +56,8 @@ void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
 	types->size[type] = size;
 	types->fixed[type] = size && type != SCHEDREC_REC_PAD &&
 			     type != SCHEDREC_EV_STACK ? size : -1;
+	types->plain[type] = type != SCHEDREC_REC_LOST ? types->fixed[type] :
+			     -1;
 }
 
 /* Whether the record at @pos is whole and of a type the file declares. */
@@ -113,29 +115,27 @@ int srecchunk_check_record(const struct srec_chunk_head *head,
 }
 
 /*
- * The records from payload byte @pos on that need none of
- * srecchunk_check()'s exceptions: whole, of their type's fixed size (so
- * not a PAD or STACK), not LOST, within [@first_ts, @last_ts], each
- * numbered one past the one before (*@seq, then the last's; *@last, the
- * last).  It stops at the first that is not, for srecchunk_check() to look
- * at, and says where; in a loop of its own, with what it needs in
- * registers.
+ * The plain records from payload byte @pos on (srecchunk_check()): whole,
+ * of their type's fixed size, not LOST, within [the last's time,
+ * @last_ts], each numbered one past the one before (*@seq, then the
+ * last's; *@last, the last, non-NULL).  It stops at the first that is
+ * not, for srecchunk_check() to look at, and says where; in a loop of its
+ * own, with what it needs in registers.
  */
 static uint32_t check_plain(const unsigned char *payload, uint32_t pos,
-			    uint32_t end, const int *fixed, uint64_t first_ts,
-			    uint64_t last_ts, uint64_t *seq,
-			    const struct schedrec_header **last)
+			    uint32_t end, const int *plain, uint64_t last_ts,
+			    uint64_t *seq, const struct schedrec_header **last)
 {
 	const struct schedrec_header *rec;
-	uint64_t span = last_ts - first_ts;
+	uint64_t prev = (*last)->ts;
 
 	while (end - pos >= sizeof(*rec)) {
 		rec = (const void *)(payload + pos);
-		if (rec->size != fixed[rec->type] || rec->size > end - pos ||
-		    rec->type == SCHEDREC_REC_LOST ||
-		    rec->ts - first_ts > span ||
+		if (rec->size != plain[rec->type] || rec->size > end - pos ||
+		    rec->ts - prev > last_ts - prev ||
 		    rec->seq != (uint32_t)(*seq + 1))
 			break;
+		prev = rec->ts;
 		++*seq;
 		*last = rec;
 		pos += rec->size;
@@ -151,25 +151,22 @@ int srecchunk_check(const struct srec_chunk_head *head,
 	const struct schedrec_header *first = NULL, *last = NULL;
 	uint64_t first_ts = head->first_ts, last_ts = head->last_ts;
 	uint64_t count = 0, lost = 0, seq = 0, before;
-	uint32_t pos = 0;
+	uint32_t pos = 0, exceptions = 0;
 	int ret;
 
 	while (pos < head->raw_len) {
 		const struct schedrec_header *rec;
 		uint32_t left;
 
-		/*
-		 * After the first record (within the head's times, so they
-		 * are in order), most are plain: see check_plain().
-		 */
+		/* after the first record, most are plain: check_plain() */
 		if (first) {
 			before = seq;
 			pos = check_plain(payload, pos, head->raw_len,
-					  types->fixed, first_ts, last_ts, &seq,
-					  &last);
+					  types->plain, last_ts, &seq, &last);
 			count += seq - before;
 			if (pos >= head->raw_len)
 				break;
+			exceptions++;
 		}
 		rec = (const void *)(payload + pos);
 		left = head->raw_len - pos;
@@ -245,5 +242,5 @@ int srecchunk_check(const struct srec_chunk_head *head,
 			 (unsigned long long)head->lost);
 		return -EBADMSG;
 	}
-	return 0;
+	return exceptions ? 0 : SRECCHUNK_PLAIN;
 }

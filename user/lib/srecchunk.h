@@ -17,11 +17,13 @@
 
 /*
  * Record sizes by type, from the event table: -1 not in it, 0 any size;
- * and the size of every record of the type, -1 if it varies (PAD, STACK).
+ * the size of every record of the type, -1 if it varies (PAD, STACK);
+ * and that of a plain record (srecchunk_check()), -1 for LOST too.
  */
 struct srec_type_sizes {
 	int size[256];
 	int fixed[256];
+	int plain[256];
 };
 
 /*
@@ -69,8 +71,13 @@ int srecchunk_check_record(const struct srec_chunk_head *head,
 
 /*
  * Check the decoded @payload (head->raw_len bytes, 8-aligned) against
- * @head and @types.  Returns 0, or -EBADMSG with the reason in @why.
+ * @head and @types.  Returns 0, SRECCHUNK_PLAIN if every record after the
+ * first is plain: of its type's fixed size, not LOST (so not a PAD or
+ * STACK either), numbered one past the one before and no older than it;
+ * or -EBADMSG with the reason in @why.
  */
+#define SRECCHUNK_PLAIN	1
+
 int srecchunk_check(const struct srec_chunk_head *head,
 		    const unsigned char *payload,
 		    const struct srec_type_sizes *types,

@@ -572,6 +572,7 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 {
 	const struct srec_chunk_head *h = &chunk->head;
 	const struct reader_cpu *c = &r->cpus[h->cpu];
+	int ret;
 
 	if (status == SECTION_DAMAGED) {
 		snprintf(why, why_size, "padding is not zeros");
@@ -584,8 +585,10 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 	if ((h->flags & SREC_CHUNK_ZLIB) &&
 	    !inflate_payload(r, stored, chunk, why, why_size))
 		return false;
-	if (srecchunk_check(h, chunk->data, &r->types, why, why_size))
+	ret = srecchunk_check(h, chunk->data, &r->types, why, why_size);
+	if (ret < 0)
 		return false;
+	chunk->plain = ret == SRECCHUNK_PLAIN;
 	if (c->accepted && h->first_seq < c->accepted_next) {
 		snprintf(why, why_size,
 			 "sequence numbers go back to %llu after %llu",
@@ -1234,6 +1237,99 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 }
 
 /*
+ * Hand out records while the top CPU's chunk is plain (srecchunk_check():
+ * every record after its first of its type's fixed size, not LOST,
+ * numbered one after the other, in time order), in runs as
+ * deliver_run(), one CPU's after another's, checking only what a mapped
+ * file changed since could make wrong: each record of its type's fixed
+ * size, and in time order up to the run's bound (the runner-up, and the
+ * horizon).  A record the caller need not get is stepped over where
+ * skip_chain() would step over it: the record after it is no older, and
+ * older than the skip limit.  Each chunk's first and last records go
+ * through deliver().  How many it handed out, up to @max; *@moved says
+ * whether it handed out or stepped over any.
+ */
+static unsigned int deliver_plain(struct srecreader *r,
+				  struct srec_record *recs, unsigned int max,
+				  bool any_time, bool *moved)
+{
+	const int *plain = r->types.plain;
+	const bool *skip = r->skip;
+	uint64_t limit = r->skip_until, bound, last, seq;
+	const struct schedrec_header *hdr, *next;
+	const struct reader_chunk *chunk;
+	unsigned int cpu, other_cpu, n = 0;
+	const unsigned char *data;
+	struct reader_cpu *c;
+	uint32_t pos, end, at;
+	bool lasting;
+
+	for (;;) {
+		cpu = r->heap[0];
+		c = &r->cpus[cpu];
+		chunk = c->first;
+		if (!chunk->plain || c->chunk_start)
+			break;
+		/* before the runner-up: not after it, if a tie goes to it */
+		runner_up(r, &other_cpu, &bound);
+		if (cpu > other_cpu && !bound)
+			break;
+		bound -= cpu > other_cpu;
+		if (!any_time && bound >= r->horizon) {
+			if (!r->horizon)
+				break;
+			bound = r->horizon - 1;
+		}
+		data = chunk->data;
+		end = chunk->head.raw_len;
+		lasting = chunk_borrowed(chunk);
+		pos = c->pos;
+		seq = c->next_seq;
+		last = r->newest_ts;
+		hdr = (const void *)(data + pos);
+		for (;;) {
+			at = pos + hdr->size;
+			if (hdr->size != plain[hdr->type] || at >= end ||
+			    hdr->ts > bound || hdr->ts < last)
+				break;
+			next = (const void *)(data + at);
+			if (!skip[hdr->type] || next->ts >= limit ||
+			    next->ts < hdr->ts) {
+				if (n == max)
+					break;
+				recs[n].hdr = hdr;
+				recs[n].cpu = cpu;
+				recs[n].lasting = lasting;
+				recs[n].seq = seq;
+				recs[n].gap = 0;
+				recs[n].chunk_offset = chunk->offset;
+				n++;
+			}
+			last = hdr->ts;
+			seq++;
+			pos = at;
+			hdr = next;
+		}
+		if (pos == c->pos)
+			break;
+		*moved = true;
+		c->stats.records += seq - c->next_seq;
+		c->stats.bytes += pos - c->pos;
+		c->stats.last_ts = last;
+		c->next_seq = seq;
+		c->started = true;
+		c->pos = pos;
+		/* skipped ones too: none of another CPU is older, nor later */
+		r->newest_ts = last;
+		__builtin_prefetch(data + pos + MERGE_PREFETCH);
+		heap_sift_down(r, hdr->ts);
+		if (n == max)
+			break;
+	}
+	return n;
+}
+
+/*
  * deliver_run() after a record whose CPU is on top again, if it is worth
  * it: it pays for its start with two records or more.  With many CPUs
  * busy, runs are shorter; after each short one, twice as many chances
@@ -1406,7 +1502,7 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 {
 	enum delivered done;
 	unsigned int n = 0;
-	bool any_time;
+	bool any_time, moved;
 
 	if (r->retired)
 		retire(r);
@@ -1424,6 +1520,10 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
+		moved = false;
+		n += deliver_plain(r, recs + n, max - n, any_time, &moved);
+		if (moved)
+			continue;
 		done = deliver(r, &recs[n]);
 		if (!done)
 			break;

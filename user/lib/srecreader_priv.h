@@ -28,6 +28,9 @@ struct reader_chunk {
 	uint64_t offset;
 	const unsigned char *data;	/* the records: borrowed, or payload */
 	size_t capacity;		/* payload bytes it has room for */
+	bool plain;			/* records after the first are:
+					 * srecchunk_check()
+					 */
 	struct srec_chunk_head head;
 	unsigned char payload[] __attribute__((aligned(SCHEDREC_RECORD_ALIGN)));
 };
