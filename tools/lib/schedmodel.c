@@ -57,22 +57,25 @@ struct unseen_part {
 	struct task *task;
 };
 
-/* What the model knows of one live tid. */
+/*
+ * What the model knows of one live tid.  What a switch reads and writes
+ * comes first, in one cache line of its own (THREAD_ALIGN): a switch
+ * touches two threads, and with a few hundred of them the model's time
+ * goes to fetching their lines more than to its instructions.
+ */
+#define THREAD_ALIGN	64
+
 struct thread {
 	uint32_t tid;
 	uint8_t where;
 	char state;		/* at switch-out */
-	bool waker_irq;
 	bool waiting;		/* on @rq_cpu's list of runnable waiters */
-	bool born_known;	/* in the start snapshot, or forked at @born */
-	uint64_t born;		/* 0: before the recording */
+	bool waker_irq;
 	uint32_t cpu;		/* ON: running there; OFF: switched out there */
+	uint32_t rq_cpu;	/* waiting runnable on this CPU... */
 	uint64_t since;
 	struct task *task;
 	uint64_t wake_ts;	/* first wakeup since switch-out, 0: none */
-	struct task *waker;	/* who woke it, NULL: irq or unknown */
-	struct task *wake_task;	/* its name at @wake_ts */
-	struct task *out_task;	/* its name at its switch-out */
 	/*
 	 * Off CPU and renamed meanwhile: the part under the present name
 	 * began at @piece (0: not renamed), and the first part in the
@@ -80,6 +83,15 @@ struct thread {
 	 */
 	uint64_t piece;
 	struct task *iv_task;
+	const struct sched_stack *stack;	/* at its switch-out */
+	/* the first cache line ends here */
+	uint64_t rq_since;	/* ...since then */
+	struct thread *rq_prev, *rq_next;
+	bool born_known;	/* in the start snapshot, or forked at @born */
+	uint64_t born;		/* 0: before the recording */
+	struct task *waker;	/* who woke it, NULL: irq or unknown */
+	struct task *wake_task;	/* its name at @wake_ts */
+	struct task *out_task;	/* its name at its switch-out (latency) */
 	/*
 	 * Not seen on a CPU yet, and renamed: where each earlier name's
 	 * part ends, kept until it is known how long it was off CPU
@@ -87,11 +99,9 @@ struct thread {
 	 */
 	struct unseen_part *parts;
 	uint32_t nr_parts;
-	uint32_t rq_cpu;	/* waiting runnable on this CPU... */
-	uint64_t rq_since;	/* ...since then */
-	struct thread *rq_prev, *rq_next;
-	const struct sched_stack *stack;	/* at its switch-out */
 };
+
+SREC_CHECK(SREC_OFFSET(thread, rq_since) == THREAD_ALIGN);
 
 struct cpu {
 	struct thread *curr;	/* running, NULL: idle */
@@ -363,9 +373,9 @@ static __attribute__((noinline)) struct thread *thread_new(struct schedmodel *m,
 	const struct srec_thread *snap;
 	struct thread *t;
 
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (posix_memalign((void **)&t, THREAD_ALIGN, sizeof(*t)))
 		goto fail;
+	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->cpu = CPU_NONE;
 	t->rq_cpu = CPU_NONE;
@@ -609,28 +619,29 @@ emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 	bool off = t->where == WHERE_OFF, part = t->piece > start;
 	struct offcpu_iv here, *iv = wants & WANT_QUEUED ?
 				     &m->queue[m->nr_queued] : &here;
+	uint64_t from = part ? t->piece : start;
+	unsigned int whole = flags;	/* of the whole, if in parts */
 
 	if (!(wants & WANT_OFFCPU))
 		return;
+	if (part)
+		flags &= ~IV_CUT_START;
+	if (m->nr_losses && schedmodel_overlaps_loss(m, from, end))
+		flags |= IV_UNCERTAIN;
+	/* clip() has nothing to cut from most: inside the window */
+	if (unlikely(end <= from || from < m->win_start || end > m->win_end) &&
+	    !clip(m, &from, &end, &flags))
+		return;
 	*iv = (struct offcpu_iv){
-		.task = t->task, .start = part ? t->piece : start, .end = end,
+		.task = t->task, .start = from, .end = end,
 		.state = off ? t->state : '?',
 		.out_cpu = off ? t->cpu : CPU_NONE,
-		.in_cpu = in_cpu,
-		.flags = part ? flags & ~IV_CUT_START : flags,
+		.in_cpu = in_cpu, .flags = flags,
 		.stack = off ? t->stack : NULL,
+		.iv_start = from, .iv_task = t->task, .iv_flags = flags,
 	};
-	if (m->nr_losses && schedmodel_overlaps_loss(m, iv->start, end))
-		iv->flags |= IV_UNCERTAIN;
-	if (!clip(m, &iv->start, &iv->end, &iv->flags))
-		return;
-	if (part) {
-		offcpu_whole(m, t, iv, start, flags);
-	} else {
-		iv->iv_start = iv->start;
-		iv->iv_task = iv->task;
-		iv->iv_flags = iv->flags;
-	}
+	if (part)
+		offcpu_whole(m, t, iv, start, whole);
 	if (!(wants & WANT_QUEUED))
 		EMIT(m, offcpu, iv);
 	else if (++m->nr_queued == IV_QUEUE)
@@ -942,7 +953,8 @@ thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
 		cpu_forget(m, t->cpu);
 	waiter_remove(m, t);
 	t->stack = stack;
-	t->out_task = t->task;
+	if (wants & WANT_LATENCY)
+		t->out_task = t->task;
 	t->piece = 0;
 	t->iv_task = NULL;
 	t->where = WHERE_OFF;

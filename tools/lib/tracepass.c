@@ -184,15 +184,12 @@ static int slot_grow(struct pipe_slot *s, size_t need)
 	return 0;
 }
 
-/* @rec's gap into @to, and into @s's big_gaps if it does not fit. */
-static int slot_gap(struct pipe_slot *s, struct pipe_record *to,
-		    const struct srec_record *rec)
+/* A gap of PIPE_GAP_BIG or more into @s's big_gaps. */
+static __attribute__((noinline)) int slot_big_gap(struct pipe_slot *s,
+						  uint64_t gap)
 {
 	uint64_t *big;
 
-	to->gap = rec->gap < PIPE_GAP_BIG ? rec->gap : PIPE_GAP_BIG;
-	if (likely(to->gap != PIPE_GAP_BIG))
-		return 0;
 	if (s->nr_big == s->cap_big) {
 		s->cap_big = s->cap_big ? 2 * s->cap_big : 8;
 		big = realloc(s->big_gaps, s->cap_big * sizeof(*big));
@@ -200,8 +197,53 @@ static int slot_gap(struct pipe_slot *s, struct pipe_record *to,
 			return -ENOMEM;
 		s->big_gaps = big;
 	}
-	s->big_gaps[s->nr_big++] = rec->gap;
+	s->big_gaps[s->nr_big++] = gap;
 	return 0;
+}
+
+/* @rec's CPU and gap into @to; 0, or -ENOMEM. */
+static inline int slot_meta(struct pipe_slot *s, struct pipe_record *to,
+			    const struct srec_record *rec)
+{
+	to->cpu = rec->cpu;
+	to->gap = rec->gap;
+	if (likely(rec->gap < PIPE_GAP_BIG))
+		return 0;
+	to->gap = PIPE_GAP_BIG;
+	return slot_big_gap(s, rec->gap);
+}
+
+/*
+ * The records from @recs[@k] on that follow each other (a run of a CPU's
+ * chunk, not lasting) into @to, copied into @s's bytes at *@len, their
+ * hdr the offset there; the newest's time into *@newest.  The index of
+ * the record after them, or -ENOMEM.
+ */
+static int slot_copy_run(struct pipe_slot *s, const struct srec_record *recs,
+			 unsigned int k, unsigned int n, struct pipe_record *to,
+			 size_t *len, uint64_t *newest)
+{
+	const unsigned char *from = (const void *)recs[k].hdr, *next = from;
+	size_t size;
+
+	do {
+		const struct schedrec_header *hdr = (const void *)next;
+
+		if (slot_meta(s, &to[k], &recs[k]))
+			return -ENOMEM;
+		if (hdr->ts > *newest)
+			*newest = hdr->ts;
+		to[k].hdr = (const void *)(*len + (next - from));
+		to[k].copied = PIPE_COPIED;
+		next += hdr->size;
+	} while (++k < n && !recs[k].lasting &&
+		 (const void *)recs[k].hdr == (const void *)next);
+	size = next - from;
+	if (*len + size > s->cap && slot_grow(s, *len + size))
+		return -ENOMEM;
+	memcpy(s->bytes + *len, from, size);
+	*len += size;
+	return k;
 }
 
 /*
@@ -216,56 +258,37 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s,
 		     size_t *len)
 {
 	struct pipe_record *to = s->recs + s->n;
-	const unsigned char *from, *next;
-	uint64_t win_end, newest = 0;
-	size_t at = *len, size;
+	uint64_t newest = 0, keep = s->keep;
 	unsigned int k;
+	int next;
 
 	if (!p->started) {
 		p->win_end = schedmodel_window_end_at(p->m, recs[0].hdr->ts);
 		p->started = true;
 		srecreader_skip(p->r, p->unneeded, p->win_end);
 	}
-	win_end = p->win_end;
-	for (k = 0; k < n; k++) {
-		to[k].cpu = recs[k].cpu;
-		if (slot_gap(s, &to[k], &recs[k]))
-			return -ENOMEM;
-	}
 	for (k = 0; k < n;) {
-		if (recs[k].lasting) {
-			if (recs[k].hdr->ts > newest)
-				newest = recs[k].hdr->ts;
-			if (recs[k].chunk_offset < s->keep)
-				s->keep = recs[k].chunk_offset;
-			to[k].hdr = recs[k].hdr;
-			to[k].copied = 0;
-			k++;
+		if (unlikely(!recs[k].lasting)) {
+			next = slot_copy_run(s, recs, k, n, to, len, &newest);
+			if (next < 0)
+				return next;
+			k = next;
 			continue;
 		}
-		/* the records from @k on that follow each other */
-		from = (const void *)recs[k].hdr;
-		next = from;
-		do {
-			const struct schedrec_header *hdr = (const void *)next;
-
-			if (hdr->ts > newest)
-				newest = hdr->ts;
-			to[k].hdr = (const void *)(at + (next - from));
-			to[k].copied = PIPE_COPIED;
-			next += hdr->size;
-		} while (++k < n && !recs[k].lasting &&
-			 (const void *)recs[k].hdr == (const void *)next);
-		size = next - from;
-		if (at + size > s->cap && slot_grow(s, at + size))
+		if (slot_meta(s, &to[k], &recs[k]))
 			return -ENOMEM;
-		memcpy(s->bytes + at, from, size);
-		at += size;
+		if (recs[k].hdr->ts > newest)
+			newest = recs[k].hdr->ts;
+		if (recs[k].chunk_offset < keep)
+			keep = recs[k].chunk_offset;
+		to[k].hdr = recs[k].hdr;
+		to[k].copied = 0;
+		k++;
 	}
-	*len = at;
+	s->keep = keep;
 	/* what this slot and the full ones hold stays */
-	srecreader_keep(p->r, s->keep < p->keep ? s->keep : p->keep);
-	return newest >= win_end;
+	srecreader_keep(p->r, keep < p->keep ? keep : p->keep);
+	return newest >= p->win_end;
 }
 
 /* @s is full: its copied records' offsets become pointers. */

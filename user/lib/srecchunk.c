@@ -126,20 +126,22 @@ static uint32_t check_plain(const unsigned char *payload, uint32_t pos,
 			    uint32_t end, const int *plain, uint64_t last_ts,
 			    uint64_t *seq, const struct schedrec_header **last)
 {
-	const struct schedrec_header *rec;
-	uint64_t prev = (*last)->ts;
+	const struct schedrec_header *rec, *prev = *last;
+	uint64_t next = *seq + 1;
 
+	/* in locals: the stores through @seq and @last could alias rec's */
 	while (end - pos >= sizeof(*rec)) {
 		rec = (const void *)(payload + pos);
 		if (rec->size != plain[rec->type] || rec->size > end - pos ||
-		    rec->ts - prev > last_ts - prev ||
-		    rec->seq != (uint32_t)(*seq + 1))
+		    rec->ts - prev->ts > last_ts - prev->ts ||
+		    rec->seq != (uint32_t)next)
 			break;
-		prev = rec->ts;
-		++*seq;
-		*last = rec;
+		next++;
+		prev = rec;
 		pos += rec->size;
 	}
+	*seq = next - 1;
+	*last = prev;
 	return pos;
 }
 
