@@ -56,7 +56,8 @@
 #   BENCH_DRAIN_SECONDS=3    seconds per drain_bench run (9 runs)
 #   BENCH_REPORTS=1          0: leave out the reports' benchmark
 #                            (tests/bench/reports.sh: BENCH_REPORT_RECORDS,
-#                            BENCH_PERF_LOOPS, BENCH_PERF_RUNS)
+#                            BENCH_PERF_LOOPS, BENCH_PERF_RUNS,
+#                            BENCH_PERF_LARGE_LOOPS, BENCH_PERF_LARGE_RUNS)
 #   BENCH_STACK=1            1: a fourth run per round, schedrec with the
 #                            stack event too (schedbench -s), and a table of
 #                            what the stacks cost; 0: the three modes only
@@ -189,7 +190,7 @@ main() {
 	check_console || status=1
 	if [ "$reports" = 1 ]; then
 		log "report throughput on the host, and against perf sched on a VM run (a few minutes)"
-		{ reports_bench && echo && perf_vs_schedrec; } >"$out/reports.md" ||
+		{ reports_bench && echo && perf_vs_schedrec_both; } >"$out/reports.md" ||
 			status=1
 	fi
 	: >"$out/summary.md"

@@ -9,7 +9,7 @@
 # Kernel command line: demo.seconds=S (workload run time), demo.buf_kb=KB
 # (schedrec.ko's per-CPU ring), demo.cpu=N (the drainer's CPU),
 # demo.perf=0|1, demo.workload=demo|hackbench (for the benchmark),
-# demo.hackbench_loops=N.
+# demo.hackbench_loops=N, demo.perf_mb=MB (perf's buffer a CPU).
 . /lib/guest-setup.sh
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
@@ -19,6 +19,7 @@ cpu=1
 perf=0
 workload=demo
 hb_loops=1000
+perf_mb=16
 for word in $(cat /proc/cmdline); do
 	case "$word" in
 	demo.seconds=*) seconds=${word#demo.seconds=} ;;
@@ -27,6 +28,7 @@ for word in $(cat /proc/cmdline); do
 	demo.perf=*) perf=${word#demo.perf=} ;;
 	demo.workload=*) workload=${word#demo.workload=} ;;
 	demo.hackbench_loops=*) hb_loops=${word#demo.hackbench_loops=} ;;
+	demo.perf_mb=*) perf_mb=${word#demo.perf_mb=} ;;
 	esac
 done
 
@@ -69,9 +71,10 @@ record() {
 			hackbench -g 4 -l "$hb_loops"
 	fi
 	# perf's 4 MB a CPU overflow under TCG (29 % of hackbench's events
-	# were lost): 16 MB a CPU hold them, so its file is a whole peer
+	# were lost): demo.perf_mb (16 MB a CPU) hold those of -l 1000, so
+	# its file is a whole peer; larger runs need more (tests/bench)
 	if [ "$perf" = 1 ]; then
-		set -- perf sched record -m 16M -o /tmp/perf.data -- "$@"
+		set -- perf sched record -m "${perf_mb}M" -o /tmp/perf.data -- "$@"
 	fi
 	echo "@@demo run $*"
 	"$@" >/tmp/threads.txt 2>/tmp/record.log

@@ -35,10 +35,12 @@
 #                            the run, so the wait's own state is on the
 #                            thread's line before; perf.data comes out
 #                            too
+#   DEMO_PERF_MB=16          perf sched record -m, MB a CPU
 #   DEMO_BUF_KB=4096         schedrec.ko's per-CPU ring, KiB
 #   DEMO_DRAINER_CPU=1       the CPU of `schedrec record -C`
 #   DEMO_KERNEL_SERIES=6.12  Debian kernel series: 6.1, 6.12 or 6.12-rt
 #   DEMO_TIMEOUT=600         seconds before the VM is killed
+#   VM_MEM=1024              the guest's memory, MiB
 #   DEMO_NICE=-10            QEMU's nice value on the host: the guest's
 #                            clock follows the host's, so when host load
 #                            keeps QEMU waiting, the guest's timers fire
@@ -58,6 +60,7 @@ work=$root/build/demo
 seconds=${DEMO_SECONDS:-4}
 workload=${DEMO_WORKLOAD:-demo}
 hb_loops=${DEMO_HACKBENCH_LOOPS:-1000}
+perf_mb=${DEMO_PERF_MB:-16}
 perf=${DEMO_PERF:-0}
 buf_kb=${DEMO_BUF_KB:-4096}
 drainer_cpu=${DEMO_DRAINER_CPU:-1}
@@ -122,7 +125,7 @@ boot() {
 	QEMU_NICE=$qemu_nice
 	log "booting $(basename "$(dirname "$vmlinuz")") under QEMU TCG; the workload runs $seconds s (whole console: $out/console.log)"
 	boot_vm "$vmlinuz" "$work/initramfs.cpio.gz" "$vm_timeout" \
-		"quiet skew_tick=1 demo.seconds=$seconds demo.buf_kb=$buf_kb demo.cpu=$drainer_cpu demo.perf=$perf demo.workload=$workload demo.hackbench_loops=$hb_loops" |
+		"quiet skew_tick=1 demo.seconds=$seconds demo.buf_kb=$buf_kb demo.cpu=$drainer_cpu demo.perf=$perf demo.workload=$workload demo.hackbench_loops=$hb_loops demo.perf_mb=$perf_mb" |
 		tee "$out/console.log" |
 		grep --line-buffered -E '^@@demo (boot|run|record|error|perf|sent)' |
 		sed -u 's/^@@demo /  guest: /' >&2

@@ -263,7 +263,8 @@ pack_initramfs() {
 # $3 seconds, the whole console on stdout; further arguments are appended to
 # the kernel command line.  /dev/kvm exists on these hosts but hangs, and
 # multi-threaded TCG occasionally corrupts the guest's text patching, so
-# this is single-threaded TCG.  Extra QEMU options come from QEMU_EXTRA;
+# this is single-threaded TCG, with VM_MEM MiB (1024).  Extra QEMU
+# options come from QEMU_EXTRA;
 # QEMU_NICE, if set, is QEMU's nice value on the host (the guest's clock
 # follows the host's, so a QEMU kept waiting by host load sees its timers
 # fire late).
@@ -273,7 +274,7 @@ boot_vm() {
 	# shellcheck disable=SC2086
 	${QEMU_NICE:+nice -n "$QEMU_NICE"} \
 		timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu "${QEMU_CPU:-max}" -smp 2 -m 1024 \
+		-accel tcg,thread=single -cpu "${QEMU_CPU:-max}" -smp 2 -m "${VM_MEM:-1024}" \
 		-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" ${QEMU_EXTRA:-} \
 		</dev/null 2>&1 | sed -u 's/\r$//'
