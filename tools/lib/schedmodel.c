@@ -609,6 +609,28 @@ offcpu_whole(struct schedmodel *m, const struct thread *t,
 }
 
 /*
+ * An interval not in parts: field by field, as a compound literal made the
+ * compiler clear the whole struct through the stack first.
+ */
+static inline __attribute__((always_inline)) void
+offcpu_iv_set(struct offcpu_iv *iv, const struct task *task, uint64_t start,
+	      uint64_t end, char state, uint32_t out_cpu, uint32_t in_cpu,
+	      unsigned int flags, const struct sched_stack *stack)
+{
+	iv->task = task;
+	iv->start = start;
+	iv->end = end;
+	iv->state = state;
+	iv->out_cpu = out_cpu;
+	iv->in_cpu = in_cpu;
+	iv->flags = flags;
+	iv->stack = stack;
+	iv->iv_start = start;
+	iv->iv_task = task;
+	iv->iv_flags = flags;
+}
+
+/*
  * @t's off-CPU interval [@start, @end) (its last part, if it was renamed
  * meanwhile): @flags say which edges are censored.
  */
@@ -632,14 +654,9 @@ emit_offcpu(struct schedmodel *m, unsigned int wants, const struct thread *t,
 	if (unlikely(end <= from || from < m->win_start || end > m->win_end) &&
 	    !clip(m, &from, &end, &flags))
 		return;
-	*iv = (struct offcpu_iv){
-		.task = t->task, .start = from, .end = end,
-		.state = off ? t->state : '?',
-		.out_cpu = off ? t->cpu : CPU_NONE,
-		.in_cpu = in_cpu, .flags = flags,
-		.stack = off ? t->stack : NULL,
-		.iv_start = from, .iv_task = t->task, .iv_flags = flags,
-	};
+	offcpu_iv_set(iv, t->task, from, end, off ? t->state : '?',
+		      off ? t->cpu : CPU_NONE, in_cpu, flags,
+		      off ? t->stack : NULL);
 	if (part)
 		offcpu_whole(m, t, iv, start, whole);
 	if (!(wants & WANT_QUEUED))
@@ -1022,13 +1039,19 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
  * The letter of a prev_state with bits past the table (6.12's S is
  * 0x2001 with TASK_FREEZABLE): one remembered, as the same comes again.
  */
-static char high_state_letter(struct schedmodel *m, uint32_t prev_state)
+static __attribute__((noinline)) char high_state_new(struct schedmodel *m,
+						    uint32_t prev_state)
 {
-	if (!m->high_letter || m->high_state != prev_state) {
-		m->high_state = prev_state;
-		m->high_letter = taskstate_letter(prev_state, false);
-	}
+	m->high_state = prev_state;
+	m->high_letter = taskstate_letter(prev_state, false);
 	return m->high_letter;
+}
+
+static inline char high_state_letter(struct schedmodel *m, uint32_t prev_state)
+{
+	if (likely(m->high_letter && m->high_state == prev_state))
+		return m->high_letter;
+	return high_state_new(m, prev_state);
 }
 
 static inline __attribute__((always_inline)) void
@@ -1114,6 +1137,72 @@ on_switch(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	c->pending = false;
 	c->since = ts;
 	c->since_flags = 0;
+}
+
+/*
+ * on_switch() of offcpu's model (WANT_OFFCPU alone) where nothing is out
+ * of the ordinary, as most switches are: the CPU's holder known and the
+ * switch's prev (or idle), running there; the thread switched in (or
+ * idle) known, off CPU since its switch-out and not renamed meanwhile;
+ * no STACK record, no loss known, the interval inside the window.  It
+ * does what on_switch() does then, in a third of the instructions, and
+ * says whether it could; if not, nothing was changed.
+ */
+static inline __attribute__((always_inline)) bool
+switch_plain(struct schedmodel *m, uint32_t cpu,
+	     const struct schedrec_switch *sw)
+{
+	bool preempt = sw->hdr.flags & SCHEDREC_F_PREEMPT;
+	struct cpu *c = &m->cpus[cpu];
+	struct thread *prev = c->curr, *next = NULL;
+	uint64_t ts = sw->hdr.ts;
+	struct offcpu_iv *iv;
+	char letter;
+
+	if (!c->known || !c->ever_known || c->pending_stack || m->nr_losses ||
+	    (prev ? prev->tid != sw->prev_tid : sw->prev_tid != 0) ||
+	    ts <= c->since)
+		return false;
+	if (prev && (prev->where != WHERE_ON || prev->cpu != cpu ||
+		     prev->waiting ||
+		     (taskstate_is_dead(sw->prev_state) && !preempt)))
+		return false;
+	if (sw->next_tid) {
+		if (sw->next_tid >= TID_DIRECT)
+			return false;
+		next = map_find(&m->map, sw->next_tid);
+		if (!next || next == prev || next->where != WHERE_OFF ||
+		    next->piece || next->waiting || next->since >= ts ||
+		    next->since < m->win_start || ts > m->win_end)
+			return false;
+	}
+	if (prev) {
+		letter = sw->prev_state < STATE_LETTERS ?
+			 m->letters[sw->prev_state] :
+			 high_state_letter(m, sw->prev_state);
+		prev->state = letter ^ ((letter ^ m->preempted) & -(int)preempt);
+		prev->stack = NULL;
+		prev->where = WHERE_OFF;
+		prev->since = ts;
+		prev->wake_ts = 0;
+		/* piece and iv_task are 0 on CPU: thread_switch_in() */
+	}
+	if (next) {
+		iv = &m->queue[m->nr_queued];
+		offcpu_iv_set(iv, next->task, next->since, ts, next->state,
+			      next->cpu, cpu, 0, next->stack);
+		next->where = WHERE_ON;
+		next->cpu = cpu;
+		next->since = ts;
+		next->wake_ts = 0;
+		if (++m->nr_queued == IV_QUEUE)
+			flush_offcpu(m);
+	}
+	c->curr = next;
+	c->pending = false;
+	c->since = ts;
+	c->since_flags = 0;
+	return true;
 }
 
 static inline __attribute__((always_inline)) void
@@ -1356,7 +1445,9 @@ model_step(struct schedmodel *m, unsigned int wants,
 
 	switch (hdr->type) {
 	case SCHEDREC_EV_SWITCH:
-		on_switch(m, wants, rec->cpu, (const void *)hdr);
+		if (wants != (WANT_OFFCPU | WANT_QUEUED) ||
+		    !switch_plain(m, rec->cpu, (const void *)hdr))
+			on_switch(m, wants, rec->cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_WAKING:
 	case SCHEDREC_EV_WAKEUP:
