@@ -122,7 +122,8 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 	return -EINVAL;
 }
 
-static struct offcpu_row *row_of(struct offcpu *o, const struct task *t)
+static inline struct offcpu_row *row_of(struct offcpu *o,
+					 const struct task *t)
 {
 	struct offcpu_row *row = (void *)report_row_of(&o->rows, t);
 

@@ -1088,8 +1088,8 @@ deliver(struct srecreader *r, struct srec_record *rec)
  * The CPU that would be on top without the top one, and its record's
  * time; UINT64_MAX if no other CPU has a record.
  */
-static void runner_up(const struct srecreader *r, unsigned int *cpu,
-		      uint64_t *ts)
+static inline void runner_up(const struct srecreader *r, unsigned int *cpu,
+			     uint64_t *ts)
 {
 	unsigned int top = r->heap[0], i, child;
 
