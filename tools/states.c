@@ -65,7 +65,8 @@ static int states_parse(void *priv, const struct report_ctx *ctx, int key,
 	return 0;
 }
 
-static struct states_thread *thread_of(struct states *s, const struct task *t)
+static inline struct states_thread *thread_of(struct states *s,
+					     const struct task *t)
 {
 	struct states_thread *row;
 
@@ -121,10 +122,9 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 		s->failed = true;
 }
 
-static void on_usurp(void *arg, const struct usurp_ev *ev)
+static inline __attribute__((always_inline)) void
+count_usurp(struct states *s, const struct usurp_ev *ev)
 {
-	struct states *s = arg;
-
 	/* --cpu: of the R switch-out, as for its R-TIME */
 	if (select_cpu(&s->ctx->sel, ev->out_cpu) && thread_of(s, ev->task) &&
 	    task_pair_add(&s->usurpers, ev->task, ev->usurper, 0,
@@ -132,12 +132,27 @@ static void on_usurp(void *arg, const struct usurp_ev *ev)
 		s->failed = true;
 }
 
+static void on_usurp(void *arg, const struct usurp_ev *ev)
+{
+	count_usurp(arg, ev);
+}
+
+/* Each waiter's, when a CPU's holder changes: tens a switch, with hackbench */
+static void on_usurps(void *arg, const struct usurp_ev *ev, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		count_usurp(arg, &ev[i]);
+}
+
 static int states_start(void *priv, struct report_ctx *ctx)
 {
 	struct states *s = priv;
 	struct sched_handler h = {
 		.oncpu = on_oncpu, .offcpu = on_offcpu,
-		.switchout = on_switchout, .usurp = on_usurp, .arg = s,
+		.switchout = on_switchout, .usurp = on_usurp,
+		.usurps = on_usurps, .arg = s,
 	};
 
 	if (s->usurpers_csv && !ctx->csv) {

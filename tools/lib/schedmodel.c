@@ -802,19 +802,61 @@ waiter_usurped(struct schedmodel *m, const struct thread *t, uint64_t ts)
 	return c->known;
 }
 
+/* Usurped times handed to the handlers at once (emit_usurps()) */
+#define USURP_BATCH	64
+
+/* @n usurped times of one holder to each handler: in one call if it can. */
+static void flush_usurps(struct schedmodel *m, const struct usurp_ev *evs,
+			 unsigned int n)
+{
+	const struct sched_handler *h;
+	unsigned int i, k;
+
+	for (k = 0; k < m->nr_handlers; k++) {
+		h = &m->handlers[k];
+		if (h->usurps)
+			h->usurps(h->arg, evs, n);
+		else if (h->usurp)
+			for (i = 0; i < n; i++)
+				h->usurp(h->arg, &evs[i]);
+	}
+}
+
 /*
  * CPU @cpu's holder since c->since up to @ts, as usurped time of each
- * runnable waiter: the window is tested once for them all.
+ * runnable waiter: the window is tested once for them all, and they go
+ * to the handlers USURP_BATCH at a time.
  */
 static __attribute__((noinline)) void
 emit_usurps(struct schedmodel *m, const struct cpu *c, uint32_t cpu,
 	    uint64_t ts)
 {
 	bool inside = c->since >= m->win_start && ts <= m->win_end;
+	const struct task *usurper = c->curr ? c->curr->task : NULL;
+	struct usurp_ev evs[USURP_BATCH];
 	const struct thread *w;
+	unsigned int n = 0, flags;
 
-	for (w = c->waiters; w; w = w->rq_next)
-		emit_usurp(m, w, c, cpu, ts, inside);
+	for (w = c->waiters; w; w = w->rq_next) {
+		struct usurp_ev *ev = &evs[n];
+
+		ev->task = w->task;
+		ev->usurper = usurper;
+		ev->cpu = cpu;
+		ev->out_cpu = w->cpu;
+		ev->start = w->rq_since > c->since ? w->rq_since : c->since;
+		ev->end = ts;
+		flags = 0;
+		if (ev->end <= ev->start ||
+		    (!inside && !clip(m, &ev->start, &ev->end, &flags)))
+			continue;
+		if (++n == USURP_BATCH) {
+			flush_usurps(m, evs, n);
+			n = 0;
+		}
+	}
+	if (n)
+		flush_usurps(m, evs, n);
 }
 
 /*

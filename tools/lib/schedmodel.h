@@ -164,6 +164,12 @@ struct sched_handler {
 	void (*wakeup)(void *arg, const struct wakeup_ev *ev);
 	void (*latency)(void *arg, const struct latency_ev *ev);
 	void (*usurp)(void *arg, const struct usurp_ev *ev);
+	/*
+	 * Optional, beside usurp: the usurped time of several waiters of a
+	 * CPU whose holder changed, in one call instead of @n, all with
+	 * the same usurper, cpu and end.
+	 */
+	void (*usurps)(void *arg, const struct usurp_ev *ev, unsigned int n);
 	void *arg;
 };
 

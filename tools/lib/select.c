@@ -193,12 +193,6 @@ bool select_task_first(const struct selection *sel, struct task *t)
 	return t->selected;
 }
 
-bool select_cpu(const struct selection *sel, uint32_t cpu)
-{
-	return !sel->cpus || (cpu < sel->cpu_limit &&
-			      (sel->cpus[cpu / 64] >> (cpu % 64)) & 1);
-}
-
 void select_window(const struct selection *sel,
 		   struct schedmodel_window *window)
 {

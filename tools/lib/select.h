@@ -57,8 +57,12 @@ static inline bool select_task(const struct selection *sel, struct task *t)
 	return t->selected >= 0 ? t->selected : select_task_first(sel, t);
 }
 
-/* Is CPU @cpu selected? */
-bool select_cpu(const struct selection *sel, uint32_t cpu);
+/* Is CPU @cpu selected? (Inline: reports ask once per event.) */
+static inline bool select_cpu(const struct selection *sel, uint32_t cpu)
+{
+	return !sel->cpus || (cpu < sel->cpu_limit &&
+			      (sel->cpus[cpu / 64] >> (cpu % 64)) & 1);
+}
 
 /* The window for schedmodel_new(). */
 void select_window(const struct selection *sel,
