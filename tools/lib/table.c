@@ -287,40 +287,71 @@ void csv_field(FILE *f, const char *s)
 }
 
 /* Text: one line of cells, padded, with no trailing blanks. */
-static void print_text_line(FILE *f, const struct table *t,
-			    const char *const *cells)
+/* A line of text being made: its bytes, and room for more. */
+struct text_line {
+	char *buf;
+	size_t len, cap;
+};
+
+/* Room for @more bytes in @l; false on ENOMEM. */
+static bool line_room(struct text_line *l, size_t more)
 {
-	char *line;
-	size_t size, col, len;
-	FILE *m = open_memstream(&line, &size);
+	size_t cap = l->cap ? l->cap : 256;
+	char *buf;
+
+	if (l->len + more <= l->cap)
+		return true;
+	while (cap < l->len + more)
+		cap *= 2;
+	buf = realloc(l->buf, cap);
+	if (!buf)
+		return false;
+	l->buf = buf;
+	l->cap = cap;
+	return true;
+}
+
+/* @n bytes of @c into @l (then room was made). */
+static void line_fill(struct text_line *l, char c, size_t n)
+{
+	memset(l->buf + l->len, c, n);
+	l->len += n;
+}
+
+static void print_text_line(FILE *f, const struct table *t,
+			    const char *const *cells, struct text_line *l)
+{
+	size_t col, len, width, pad;
 	bool first = true;
 
-	if (!m)
-		return;
+	l->len = 0;
 	for (col = 0; col < t->nr_cols; col++) {
 		const struct table_col *c = &t->cols[col];
-		size_t width = text_escaped(NULL, cells[col], &len);
-		int pad = c->width > width ? (int)(c->width - width) : 0;
 
 		if (c->align == TABLE_CSV_ONLY)
 			continue;
 		/* padded by the columns the text takes, not its bytes */
-		fprintf(m, "%s%*s%s%*s", first ? "" : "  ",
-			c->align == TABLE_RIGHT ? pad : 0, "", cells[col],
-			c->align == TABLE_RIGHT ? 0 : pad, "");
+		width = text_escaped(NULL, cells[col], &len);
+		len = strlen(cells[col]);
+		pad = c->width > width ? c->width - width : 0;
+		if (!line_room(l, 2 + pad + len))
+			return;
+		line_fill(l, ' ', first ? 0 : 2);
+		line_fill(l, ' ', c->align == TABLE_RIGHT ? pad : 0);
+		memcpy(l->buf + l->len, cells[col], len);
+		l->len += len;
+		line_fill(l, ' ', c->align == TABLE_RIGHT ? 0 : pad);
 		first = false;
 	}
-	fclose(m);
-	len = strlen(line);
-	while (len && line[len - 1] == ' ')
-		len--;
-	fwrite(line, 1, len, f);
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	fwrite(l->buf, 1, l->len, f);
 	fputc('\n', f);
-	free(line);
 }
 
 int table_print(const struct table *t, FILE *f, bool csv)
 {
+	struct text_line line = { 0 };
 	const char **cells;
 	size_t row, col;
 
@@ -337,7 +368,7 @@ int table_print(const struct table *t, FILE *f, bool csv)
 		cells[col] = t->cols[col].heading;
 	}
 	if (!csv)
-		print_text_line(f, t, cells);
+		print_text_line(f, t, cells, &line);
 	for (row = 0; row < t->nr_rows; row++) {
 		for (col = 0; col < t->nr_cols; col++) {
 			size_t i = row * t->nr_cols + col;
@@ -352,8 +383,9 @@ int table_print(const struct table *t, FILE *f, bool csv)
 			fputc(col + 1 < t->nr_cols ? ',' : '\n', f);
 		}
 		if (!csv)
-			print_text_line(f, t, cells);
+			print_text_line(f, t, cells, &line);
 	}
+	free(line.buf);
 	free(cells);
 	return stream_error(f);
 }
