@@ -32,6 +32,13 @@
 #define RUN_BACKOFF_MAX	1023
 
 /*
+ * deliver_plain()'s runs pay for their start from this many records on
+ * (handed out or stepped over); after a shorter one, its chances go
+ * untried as maybe_run()'s do.  With a few CPUs busy, most are longer.
+ */
+#define PLAIN_RUN_MIN	2
+
+/*
  * Chunks are kept for reuse once their records are handed out, up to as
  * much as was ever held at once: a new chunk's memory costs a page fault
  * per page, as much as merging its records when the file is read once.
@@ -1015,11 +1022,67 @@ enum delivered {
 };
 
 /*
+ * deliver() of a top record in a plain chunk (srecchunk_check()), not its
+ * first or last, no older than the last handed out: numbered as
+ * expected, no gap, not LOST.  The records after it the caller need not
+ * get are stepped over as skip_unwanted() would (the record after each
+ * no older, and older than the skip limit), checking only what a mapped
+ * file changed since could make wrong, as deliver_plain() does.  What
+ * deliver() returns, NOT_DELIVERED if the top record is not one.
+ */
+static inline __attribute__((always_inline)) enum delivered
+deliver_plain_one(struct srecreader *r, struct srec_record *rec)
+{
+	unsigned int cpu = r->heap[0];
+	struct reader_cpu *c = &r->cpus[cpu];
+	const struct reader_chunk *chunk = c->first;
+	const unsigned char *data = chunk->data;
+	const int *plain = r->types.plain;
+	uint32_t pos = c->pos, end = chunk->head.raw_len, at;
+	const struct schedrec_header *hdr = (const void *)(data + pos), *next;
+	uint64_t ts = r->heap_ts[0], seq = c->next_seq, last = ts;
+
+	at = pos + hdr->size;
+	if (!chunk->plain || c->chunk_start ||
+	    hdr->size != plain[hdr->type] || at >= end || ts < r->newest_ts)
+		return NOT_DELIVERED;
+	rec->hdr = hdr;
+	rec->cpu = cpu;
+	rec->lasting = chunk_borrowed(chunk);
+	rec->seq = seq++;
+	rec->gap = 0;
+	rec->chunk_offset = chunk->offset;
+	r->newest_ts = ts;
+	for (pos = at;; pos = at) {
+		hdr = (const void *)(data + pos);
+		at = pos + hdr->size;
+		if (!r->skip[hdr->type] || hdr->size != plain[hdr->type] ||
+		    at >= end || hdr->ts < last)
+			break;
+		next = (const void *)(data + at);
+		if (next->ts >= r->skip_until || next->ts < hdr->ts)
+			break;
+		last = hdr->ts;
+		seq++;
+	}
+	c->stats.records += seq - c->next_seq;
+	c->stats.bytes += pos - c->pos;
+	c->stats.last_ts = last;
+	c->next_seq = seq;
+	c->started = true;
+	c->pos = pos;
+	__builtin_prefetch(data + pos + MERGE_PREFETCH);
+	heap_sift_down(r, hdr->ts);
+	return r->heap[0] == cpu ? DELIVERED_AGAIN : DELIVERED;
+}
+
+/*
  * Hand out the oldest record and move its CPU on.  One not of its type's
  * fixed size (a STACK, say) is checked again: see record_still_sound().
  * Kept short for the next record of the same chunk, of its type's fixed
- * size, no numbers missing; where a CPU's records come several in a row,
- * deliver_run() hands out the rest of the run.
+ * size, no numbers missing, and shorter still in a plain chunk
+ * (deliver_plain_one()); where a CPU's records come several in a row,
+ * deliver_run() or deliver_plain() hands out the rest of the run.
  */
 static inline __attribute__((always_inline)) enum delivered
 deliver(struct srecreader *r, struct srec_record *rec)
@@ -1030,8 +1093,12 @@ deliver(struct srecreader *r, struct srec_record *rec)
 	const struct schedrec_header *hdr = cpu_record(r, cpu), *next;
 	struct srecreader_cpu *s = &c->stats;
 	uint64_t ts = r->heap_ts[0], seq, expected;
+	enum delivered plain;
 	uint32_t pos;
 
+	plain = deliver_plain_one(r, rec);
+	if (plain != NOT_DELIVERED)
+		return plain;
 	/* checked here, when it goes: a mapped file may have changed */
 	if (unlikely(hdr->size != r->types.fixed[hdr->type]) &&
 	    !record_still_sound(r, chunk, c->pos))
@@ -1177,6 +1244,46 @@ static unsigned int run_fill(const struct srecreader *r, struct run *run,
 }
 
 /*
+ * The latest time a run of the top CPU's records may reach: before the
+ * runner-up's record (not at its time, if a tie goes to the runner-up),
+ * and before the horizon unless @any_time.  False if there is no run.
+ */
+static inline bool run_bound(const struct srecreader *r, bool any_time,
+			     uint64_t *bound)
+{
+	unsigned int cpu = r->heap[0], other_cpu;
+
+	runner_up(r, &other_cpu, bound);
+	if (cpu > other_cpu && !*bound)
+		return false;
+	*bound -= cpu > other_cpu;
+	if (!any_time && *bound >= r->horizon) {
+		if (!r->horizon)
+			return false;
+		*bound = r->horizon - 1;
+	}
+	return true;
+}
+
+/*
+ * @c's records handed out or stepped over in a run, up to payload byte
+ * @pos, the next numbered @seq, the last at @last: counted as deliver()
+ * counts them.  The last may be one stepped over, older than the run's
+ * bound: no record of another CPU is older than it.
+ */
+static inline void run_done(struct srecreader *r, struct reader_cpu *c,
+			    uint32_t pos, uint64_t seq, uint64_t last)
+{
+	c->stats.records += seq - c->next_seq;
+	c->stats.bytes += pos - c->pos;
+	c->stats.last_ts = last;
+	c->next_seq = seq;
+	c->started = true;
+	c->pos = pos;
+	r->newest_ts = last;
+}
+
+/*
  * deliver() of a run of records at once: those of the top CPU's chunk
  * that come before any other CPU's (and the horizon) and need none of
  * deliver()'s exceptions (a chunk's first or last record, a PAD next, a
@@ -1197,21 +1304,10 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 		.offset = chunk->offset, .cpu = r->heap[0],
 		.lasting = chunk_borrowed(chunk),
 	};
-	unsigned int other_cpu, n;
-	uint64_t other_ts;
+	unsigned int n;
 
-	if (c->chunk_start)
+	if (c->chunk_start || !run_bound(r, any_time, &run.newest))
 		return 0;
-	/* before the runner-up: not after it, if a tie goes to this CPU */
-	runner_up(r, &other_cpu, &other_ts);
-	if (run.cpu > other_cpu && !other_ts)
-		return 0;
-	run.newest = other_ts - (run.cpu > other_cpu);
-	if (!any_time && run.newest >= r->horizon) {
-		if (!r->horizon)
-			return 0;
-		run.newest = r->horizon - 1;
-	}
 	/* last <= ts <= newest in one unsigned compare, if that is a range */
 	if (run.newest < run.last)
 		return 0;
@@ -1219,16 +1315,7 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 	n = run_fill(r, &run, recs, max);
 	if (run.seq == c->next_seq)
 		return 0;
-	c->stats.records += run.seq - c->next_seq;
-	c->stats.bytes += run.pos - c->pos;
-	c->stats.last_ts = run.last;
-	c->next_seq = run.seq;
-	c->started = true;
-	/*
-	 * the last may be one stepped over, older than the run's bound: no
-	 * record of another CPU is older than it
-	 */
-	r->newest_ts = run.last;
+	run_done(r, c, run.pos, run.seq, run.last);
 	c->pos = skip_unwanted(r, c, run.pos);
 	__builtin_prefetch(run.data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
@@ -1247,7 +1334,8 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
  * skip_chain() would step over it: the record after it is no older, and
  * older than the skip limit.  Each chunk's first and last records go
  * through deliver().  How many it handed out, up to @max; *@moved says
- * whether it handed out or stepped over any.
+ * whether it handed out or stepped over any.  It stops after a run
+ * shorter than PLAIN_RUN_MIN, and is not tried again for a while.
  */
 static unsigned int deliver_plain(struct srecreader *r,
 				  struct srec_record *recs, unsigned int max,
@@ -1258,28 +1346,20 @@ static unsigned int deliver_plain(struct srecreader *r,
 	uint64_t limit = r->skip_until, bound, last, seq;
 	const struct schedrec_header *hdr, *next;
 	const struct reader_chunk *chunk;
-	unsigned int cpu, other_cpu, n = 0;
+	unsigned int cpu, n = 0;
 	const unsigned char *data;
 	struct reader_cpu *c;
 	uint32_t pos, end, at;
+	uint64_t stepped;
 	bool lasting;
 
 	for (;;) {
 		cpu = r->heap[0];
 		c = &r->cpus[cpu];
 		chunk = c->first;
-		if (!chunk->plain || c->chunk_start)
+		if (!chunk->plain || c->chunk_start ||
+		    !run_bound(r, any_time, &bound))
 			break;
-		/* before the runner-up: not after it, if a tie goes to it */
-		runner_up(r, &other_cpu, &bound);
-		if (cpu > other_cpu && !bound)
-			break;
-		bound -= cpu > other_cpu;
-		if (!any_time && bound >= r->horizon) {
-			if (!r->horizon)
-				break;
-			bound = r->horizon - 1;
-		}
 		data = chunk->data;
 		end = chunk->head.raw_len;
 		lasting = chunk_borrowed(chunk);
@@ -1313,16 +1393,19 @@ static unsigned int deliver_plain(struct srecreader *r,
 		if (pos == c->pos)
 			break;
 		*moved = true;
-		c->stats.records += seq - c->next_seq;
-		c->stats.bytes += pos - c->pos;
-		c->stats.last_ts = last;
-		c->next_seq = seq;
-		c->started = true;
-		c->pos = pos;
-		/* skipped ones too: none of another CPU is older, nor later */
-		r->newest_ts = last;
+		stepped = seq - c->next_seq;
+		run_done(r, c, pos, seq, last);
 		__builtin_prefetch(data + pos + MERGE_PREFETCH);
 		heap_sift_down(r, hdr->ts);
+		/* as maybe_run(): runs this short cost more than deliver() */
+		if (stepped < PLAIN_RUN_MIN) {
+			r->plain_backoff = r->plain_backoff < RUN_BACKOFF_MAX ?
+					   2 * r->plain_backoff + 1 :
+					   RUN_BACKOFF_MAX;
+			r->plain_skip = r->plain_backoff;
+			break;
+		}
+		r->plain_backoff = 0;
 		if (n == max)
 			break;
 	}
@@ -1521,7 +1604,11 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
 		moved = false;
-		n += deliver_plain(r, recs + n, max - n, any_time, &moved);
+		if (!r->plain_skip)
+			n += deliver_plain(r, recs + n, max - n, any_time,
+					   &moved);
+		else
+			r->plain_skip--;
 		if (moved)
 			continue;
 		done = deliver(r, &recs[n]);

@@ -90,6 +90,8 @@ struct srecreader {
 	uint64_t *scan_ts;		/* each CPU's record's time */
 	unsigned int run_skip;		/* chances of a run left untried */
 	unsigned int run_backoff;	/* and after the next short one */
+	unsigned int plain_skip;	/* the same of deliver_plain() */
+	unsigned int plain_backoff;
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
