@@ -117,8 +117,11 @@ perf_vs_schedrec() {
 	local r line name t w ev w_th w_thsum w_lat
 	local t_offcpu w_offcpu w_floor perf_lost
 
-	VM_MEM=$vm_mb DEMO_PERF=1 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
+	# under TCG, hackbench -l 5000 takes about 5 minutes, and sending its
+	# perf.data (160 MB) out through the serial port as long again
+	VM_MEM=$vm_mb DEMO_PERF=2 DEMO_WORKLOAD=hackbench DEMO_OUT=$dir \
 		DEMO_HACKBENCH_LOOPS=$loops DEMO_PERF_MB=$perf_mb \
+		DEMO_TIMEOUT=$((600 + loops * 2 / 5)) \
 		bash "$here/../demo/run.sh" >"$out/perf-$tag.log" 2>&1 ||
 		die "the demo run for the perf comparison failed (log: $out/perf-$tag.log)"
 	perf_events=$(perf script -i "$dir/perf.data" 2>/dev/null | wc -l)

@@ -8,7 +8,8 @@
 #
 # Kernel command line: demo.seconds=S (workload run time), demo.buf_kb=KB
 # (schedrec.ko's per-CPU ring), demo.cpu=N (the drainer's CPU),
-# demo.perf=0|1, demo.workload=demo|hackbench (for the benchmark),
+# demo.perf=0|1|2 (2: perf.data only, no timehist of it), demo.workload=
+# demo|hackbench (for the benchmark),
 # demo.hackbench_loops=N, demo.perf_mb=MB (perf's buffer a CPU).
 . /lib/guest-setup.sh
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -73,7 +74,7 @@ record() {
 	# perf's 4 MB a CPU overflow under TCG (29 % of hackbench's events
 	# were lost): demo.perf_mb (16 MB a CPU) hold those of -l 1000, so
 	# its file is a whole peer; larger runs need more (tests/bench)
-	if [ "$perf" = 1 ]; then
+	if [ "$perf" != 0 ]; then
 		set -- perf sched record -m "${perf_mb}M" -o /tmp/perf.data -- "$@"
 	fi
 	echo "@@demo run $*"
@@ -116,6 +117,8 @@ send_results() {
 		echo "@@demo perf-timehist exit=$? lines=$(wc -l </tmp/perf-timehist.txt)"
 		guest_send /tmp/perf-timehist.txt perf-timehist.txt
 		guest_send /tmp/perf-timehist.log perf-timehist.log
+	fi
+	if [ "$perf" != 0 ]; then
 		guest_send /tmp/perf.data perf.data
 	fi
 }

@@ -34,7 +34,7 @@
 #                            its "state" is that at the switch-out ending
 #                            the run, so the wait's own state is on the
 #                            thread's line before; perf.data comes out
-#                            too
+#                            too.  2: perf.data only (tests/bench)
 #   DEMO_PERF_MB=16          perf sched record -m, MB a CPU
 #   DEMO_BUF_KB=4096         schedrec.ko's per-CPU ring, KiB
 #   DEMO_DRAINER_CPU=1       the CPU of `schedrec record -C`
@@ -82,7 +82,7 @@ ensure_tools() {
 		/usr/include/numa.h libnuma-dev
 		/usr/include/zlib.h zlib1g-dev
 	EOF
-	if [ "$perf" = 1 ]; then
+	if [ "$perf" != 0 ]; then
 		ensure_files <<-EOF
 			/usr/bin/perf linux-perf
 		EOF
@@ -111,7 +111,7 @@ build_initramfs() {
 	cp "$root/build/user/schedrec-static" "$stage/bin/schedrec"
 	cp "$root/build/user/demo-workload" "$stage/bin/demo-workload"
 	stage_kernel_modules "$1" "$stage"
-	if [ "$perf" = 1 ]; then
+	if [ "$perf" != 0 ]; then
 		copy_with_libs "$(perf_binary)" "$stage" perf
 	fi
 	[ "$workload" = hackbench ] && copy_with_libs /usr/bin/hackbench "$stage"
@@ -160,6 +160,8 @@ collect() {
 			status=1
 		vm_receive "$capture" perf-timehist.log "$work/perf-timehist.log" ||
 			status=1
+	fi
+	if [ "$perf" != 0 ]; then
 		vm_receive "$capture" perf.data "$out/perf.data" || status=1
 	fi
 	return "$status"
