@@ -1022,6 +1022,22 @@ enum delivered {
 };
 
 /*
+ * @c's records handed out or stepped over at once, up to payload byte
+ * @pos, the next numbered @seq, the last at @last: counted as deliver()
+ * counts them.
+ */
+static inline void run_done(struct reader_cpu *c, uint32_t pos, uint64_t seq,
+			    uint64_t last)
+{
+	c->stats.records += seq - c->next_seq;
+	c->stats.bytes += pos - c->pos;
+	c->stats.last_ts = last;
+	c->next_seq = seq;
+	c->started = true;
+	c->pos = pos;
+}
+
+/*
  * deliver() of a top record in a plain chunk (srecchunk_check()), not its
  * first or last, no older than the last handed out: numbered as
  * expected, no gap, not LOST.  The records after it the caller need not
@@ -1065,12 +1081,7 @@ deliver_plain_one(struct srecreader *r, struct srec_record *rec)
 		last = hdr->ts;
 		seq++;
 	}
-	c->stats.records += seq - c->next_seq;
-	c->stats.bytes += pos - c->pos;
-	c->stats.last_ts = last;
-	c->next_seq = seq;
-	c->started = true;
-	c->pos = pos;
+	run_done(c, pos, seq, last);
 	__builtin_prefetch(data + pos + MERGE_PREFETCH);
 	heap_sift_down(r, hdr->ts);
 	return r->heap[0] == cpu ? DELIVERED_AGAIN : DELIVERED;
@@ -1266,24 +1277,6 @@ static inline bool run_bound(const struct srecreader *r, bool any_time,
 }
 
 /*
- * @c's records handed out or stepped over in a run, up to payload byte
- * @pos, the next numbered @seq, the last at @last: counted as deliver()
- * counts them.  The last may be one stepped over, older than the run's
- * bound: no record of another CPU is older than it.
- */
-static inline void run_done(struct srecreader *r, struct reader_cpu *c,
-			    uint32_t pos, uint64_t seq, uint64_t last)
-{
-	c->stats.records += seq - c->next_seq;
-	c->stats.bytes += pos - c->pos;
-	c->stats.last_ts = last;
-	c->next_seq = seq;
-	c->started = true;
-	c->pos = pos;
-	r->newest_ts = last;
-}
-
-/*
  * deliver() of a run of records at once: those of the top CPU's chunk
  * that come before any other CPU's (and the horizon) and need none of
  * deliver()'s exceptions (a chunk's first or last record, a PAD next, a
@@ -1315,7 +1308,12 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
 	n = run_fill(r, &run, recs, max);
 	if (run.seq == c->next_seq)
 		return 0;
-	run_done(r, c, run.pos, run.seq, run.last);
+	run_done(c, run.pos, run.seq, run.last);
+	/*
+	 * the last may be one stepped over, older than the run's bound: no
+	 * record of another CPU is older than it
+	 */
+	r->newest_ts = run.last;
 	c->pos = skip_unwanted(r, c, run.pos);
 	__builtin_prefetch(run.data + c->pos + MERGE_PREFETCH);
 	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
@@ -1394,7 +1392,9 @@ static unsigned int deliver_plain(struct srecreader *r,
 			break;
 		*moved = true;
 		stepped = seq - c->next_seq;
-		run_done(r, c, pos, seq, last);
+		run_done(c, pos, seq, last);
+		/* skipped ones too: none of another CPU is older, nor later */
+		r->newest_ts = last;
 		__builtin_prefetch(data + pos + MERGE_PREFETCH);
 		heap_sift_down(r, hdr->ts);
 		/* as maybe_run(): runs this short cost more than deliver() */
