@@ -1331,13 +1331,13 @@ static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
  * horizon).  A record the caller need not get is stepped over where
  * skip_chain() would step over it: the record after it is no older, and
  * older than the skip limit.  Each chunk's first and last records go
- * through deliver().  How many it handed out, up to @max; *@moved says
- * whether it handed out or stepped over any.  It stops after a run
- * shorter than PLAIN_RUN_MIN, and is not tried again for a while.
+ * through deliver().  How many it handed out, up to @max.  It stops
+ * after a run shorter than PLAIN_RUN_MIN, and is not tried again for a
+ * while.
  */
 static unsigned int deliver_plain(struct srecreader *r,
 				  struct srec_record *recs, unsigned int max,
-				  bool any_time, bool *moved)
+				  bool any_time)
 {
 	const int *plain = r->types.plain;
 	const bool *skip = r->skip;
@@ -1390,7 +1390,6 @@ static unsigned int deliver_plain(struct srecreader *r,
 		}
 		if (pos == c->pos)
 			break;
-		*moved = true;
 		stepped = seq - c->next_seq;
 		run_done(c, pos, seq, last);
 		/* skipped ones too: none of another CPU is older, nor later */
@@ -1585,7 +1584,7 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 {
 	enum delivered done;
 	unsigned int n = 0;
-	bool any_time, moved;
+	bool any_time;
 
 	if (r->retired)
 		retire(r);
@@ -1603,21 +1602,19 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
-		moved = false;
-		if (!r->plain_skip)
-			n += deliver_plain(r, recs + n, max - n, any_time,
-					   &moved);
-		else
-			r->plain_skip--;
-		if (moved)
-			continue;
 		done = deliver(r, &recs[n]);
 		if (!done)
 			break;
 		n++;
 		/* its CPU is on top again: a run may follow */
-		if (unlikely(done == DELIVERED_AGAIN) && n < max)
+		if (likely(done != DELIVERED_AGAIN) || n == max)
+			continue;
+		if (!r->cpus[r->heap[0]].first->plain)
 			n += maybe_run(r, recs + n, max - n, any_time);
+		else if (!r->plain_skip)
+			n += deliver_plain(r, recs + n, max - n, any_time);
+		else
+			r->plain_skip--;
 	}
 	return n ? (int)n : next_slow(r, recs);
 }
