@@ -551,25 +551,35 @@ static void emit_oncpu(struct schedmodel *m, const struct thread *t,
 
 /*
  * The time up to @ts that runnable @waiter waited on CPU @cpu (@c) while
- * its holder ran there, clipped to the window unless the caller knows it
- * is @inside.
+ * its holder (@usurper, its task) ran there, into @ev, clipped to the
+ * window unless the caller knows it is @inside; false if none is left.
  */
+static inline __attribute__((always_inline)) bool
+usurp_ev_set(struct schedmodel *m, struct usurp_ev *ev,
+	     const struct thread *waiter, const struct cpu *c, uint32_t cpu,
+	     const struct task *usurper, uint64_t ts, bool inside)
+{
+	unsigned int flags = 0;
+
+	ev->task = waiter->task;
+	ev->usurper = usurper;
+	ev->cpu = cpu;
+	ev->out_cpu = waiter->cpu;
+	ev->start = waiter->rq_since > c->since ? waiter->rq_since : c->since;
+	ev->end = ts;
+	return ev->end > ev->start &&
+	       (inside || clip(m, &ev->start, &ev->end, &flags));
+}
+
+/* usurp_ev_set()'s time of @waiter to the handlers, if any is left. */
 static inline __attribute__((always_inline)) void
 emit_usurp(struct schedmodel *m, const struct thread *waiter,
 	   const struct cpu *c, uint32_t cpu, uint64_t ts, bool inside)
 {
-	struct usurp_ev ev = {
-		.task = waiter->task,
-		.usurper = c->curr ? c->curr->task : NULL, .cpu = cpu,
-		.out_cpu = waiter->cpu,
-		.start = waiter->rq_since > c->since ? waiter->rq_since :
-						       c->since,
-		.end = ts,
-	};
-	unsigned int flags = 0;
+	struct usurp_ev ev;
 
-	if (ev.end > ev.start &&
-	    (inside || clip(m, &ev.start, &ev.end, &flags)))
+	if (usurp_ev_set(m, &ev, waiter, c, cpu,
+			 c->curr ? c->curr->task : NULL, ts, inside))
 		EMIT(m, usurp, &ev);
 }
 
@@ -835,20 +845,11 @@ emit_usurps(struct schedmodel *m, const struct cpu *c, uint32_t cpu,
 	const struct task *usurper = c->curr ? c->curr->task : NULL;
 	struct usurp_ev evs[USURP_BATCH];
 	const struct thread *w;
-	unsigned int n = 0, flags;
+	unsigned int n = 0;
 
 	for (w = c->waiters; w; w = w->rq_next) {
-		struct usurp_ev *ev = &evs[n];
-
-		ev->task = w->task;
-		ev->usurper = usurper;
-		ev->cpu = cpu;
-		ev->out_cpu = w->cpu;
-		ev->start = w->rq_since > c->since ? w->rq_since : c->since;
-		ev->end = ts;
-		flags = 0;
-		if (ev->end <= ev->start ||
-		    (!inside && !clip(m, &ev->start, &ev->end, &flags)))
+		if (!usurp_ev_set(m, &evs[n], w, c, cpu, usurper, ts,
+				  inside))
 			continue;
 		if (++n == USURP_BATCH) {
 			flush_usurps(m, evs, n);
