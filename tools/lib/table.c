@@ -286,7 +286,6 @@ void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Text: one line of cells, padded, with no trailing blanks. */
 /* A line of text being made: its bytes, and room for more. */
 struct text_line {
 	char *buf;
@@ -318,6 +317,7 @@ static void line_fill(struct text_line *l, char c, size_t n)
 	l->len += n;
 }
 
+/* Text: one line of cells, padded, with no trailing blanks (made in @l). */
 static void print_text_line(FILE *f, const struct table *t,
 			    const char *const *cells, struct text_line *l)
 {
