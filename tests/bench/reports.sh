@@ -254,9 +254,10 @@ perf_vs_schedrec() {
 # which process start-up and the report's output take a third of
 # schedrec's time, and -l BENCH_PERF_LARGE_LOOPS (5000), a recording of
 # about a million events, on which both tools' fixed costs are small: the
-# throughput the target is about.  perf's 16 MB a CPU lose none of the
-# small one; the large one needs 128 MB a CPU (with 16 MB, perf lost 46 %
-# of -l 4000), in a guest of 2 GiB.
+# throughput the target is about.  perf's 16 MB a CPU lose none or few
+# of the small one's events (4 % in one run; the summary says); the large
+# one needs 128 MB a CPU (with 16 MB, perf lost 46 % of -l 4000), in a
+# guest of 2 GiB.
 perf_vs_schedrec_both() {
 	echo "## schedrec report vs perf sched, the same VM workload"
 	echo

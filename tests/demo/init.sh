@@ -8,9 +8,9 @@
 #
 # Kernel command line: demo.seconds=S (workload run time), demo.buf_kb=KB
 # (schedrec.ko's per-CPU ring), demo.cpu=N (the drainer's CPU),
-# demo.perf=0|1|2 (2: perf.data only, no timehist of it), demo.workload=
-# demo|hackbench (for the benchmark),
-# demo.hackbench_loops=N, demo.perf_mb=MB (perf's buffer a CPU).
+# demo.perf=0|1|2 (2: perf.data only, no timehist of it),
+# demo.workload=demo|hackbench (for the benchmark), demo.hackbench_loops=N,
+# demo.perf_mb=MB (perf's buffer a CPU).
 . /lib/guest-setup.sh
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
@@ -72,8 +72,9 @@ record() {
 			hackbench -g 4 -l "$hb_loops"
 	fi
 	# perf's 4 MB a CPU overflow under TCG (29 % of hackbench's events
-	# were lost): demo.perf_mb (16 MB a CPU) hold those of -l 1000, so
-	# its file is a whole peer; larger runs need more (tests/bench)
+	# were lost): demo.perf_mb (16 MB a CPU) hold all or most of those of
+	# -l 1000 (one run lost 4 %: perf sched latency tells); larger runs
+	# need more (tests/bench)
 	if [ "$perf" != 0 ]; then
 		set -- perf sched record -m "${perf_mb}M" -o /tmp/perf.data -- "$@"
 	fi

@@ -263,11 +263,10 @@ pack_initramfs() {
 # $3 seconds, the whole console on stdout; further arguments are appended to
 # the kernel command line.  /dev/kvm exists on these hosts but hangs, and
 # multi-threaded TCG occasionally corrupts the guest's text patching, so
-# this is single-threaded TCG, with VM_MEM MiB (1024).  Extra QEMU
-# options come from QEMU_EXTRA;
-# QEMU_NICE, if set, is QEMU's nice value on the host (the guest's clock
-# follows the host's, so a QEMU kept waiting by host load sees its timers
-# fire late).
+# this is single-threaded TCG, with VM_MEM MiB (1024).  Extra QEMU options
+# come from QEMU_EXTRA; QEMU_NICE, if set, is QEMU's nice value on the host
+# (the guest's clock follows the host's, so a QEMU kept waiting by host load
+# sees its timers fire late).
 boot_vm() {
 	local vmlinuz=$1 initrd=$2 limit=$3
 	shift 3
