@@ -438,7 +438,8 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 		uncertain = row_uncertain(ctx, x);
 		if (o->rows.by_process)
 			snprintf(label, sizeof(label), "%s %u",
-				 report_comm(x->r.task), x->r.key);
+				 report_comm(x->r.task),
+				 schedmodel_process_key(x->r.task));
 		else
 			snprintf(label, sizeof(label), "%s %u",
 				 report_comm(x->r.task),

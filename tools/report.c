@@ -163,7 +163,7 @@ struct report_row *report_process_row(struct report_rows *rows,
 	uint32_t key;
 	bool fresh;
 
-	key = schedmodel_process_key(t);
+	key = t->process;
 	row = keyed_get(&rows->processes, key, &fresh);
 	if (!row)
 		return NULL;
@@ -216,9 +216,8 @@ struct report_row **report_rows_sorted(struct report_rows *rows,
 		if (!row->used)
 			continue;
 		if (rows->by_process)
-			row->task = schedmodel_process_name(rows->model,
-							    row->key,
-							    row->task);
+			row->task = schedmodel_process_leader(rows->model,
+							      row->task);
 		v[(*count)++] = row;
 	}
 	qsort_r(v, *count, sizeof(*v), compare_rows, &order);

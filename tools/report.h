@@ -166,10 +166,10 @@ struct report_row {
 	bool used;			/* set by the report */
 	/*
 	 * the thread; a process's latest thread, until sorting names it
-	 * (schedmodel_process_name())
+	 * after its leader (schedmodel_process_leader())
 	 */
 	const struct task *task;
-	uint32_t key;			/* by process: tgid, or tid */
+	uint32_t key;			/* by process: task->process */
 };
 
 struct report_rows {
@@ -209,7 +209,7 @@ struct report_row *report_rows_item(const struct report_rows *rows,
 /*
  * The rows in use, sorted by @cmp, in an array to free(); NULL on ENOMEM
  * (*@count 0 then).  A process's row is named after its leader from here
- * on (schedmodel_process_name()).
+ * on (schedmodel_process_leader()).
  */
 typedef int report_row_cmp(const struct report_row *a,
 			   const struct report_row *b, void *arg);

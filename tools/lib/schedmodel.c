@@ -162,11 +162,15 @@ struct schedmodel {
 	struct cpu *cpus;
 	struct thread_map map;
 	/*
-	 * tgid -> its leader's task under the last name the model knew it
-	 * by (struct task *), kept after the leader exits (its threads may
-	 * run on) until a new leader of that tgid replaces it
+	 * The processes, task->process - 1 their index: each one's leader
+	 * under the last name the model knew it by (NULL: not seen), kept
+	 * after the leader exits, since its threads may run on.  pids maps a
+	 * tgid to the process it is now (uint32_t task->process): a pid
+	 * reused by a later process is another.
 	 */
-	struct keyed leaders;
+	struct task **leaders;
+	uint32_t nr_processes, cap_processes;
+	struct keyed pids;
 	bool *snap_seen;	/* per start-snapshot entry: a thread made */
 	/* every CPU's holder was known in [known_lo, known_hi) (finish) */
 	uint64_t known_lo, known_hi;
@@ -194,39 +198,69 @@ struct schedmodel {
 /* ------------------------------------------------------------------ */
 /* Tasks and threads */
 
-/* @t, a leader (tid == tgid), is now what its process is named after. */
-static void leader_set(struct schedmodel *m, struct task *t)
+/* A process not seen before: its task->process, or 0 (ENOMEM). */
+static uint32_t process_new(struct schedmodel *m)
 {
-	struct task **leader = keyed_get(&m->leaders, t->tid, NULL);
+	struct task **v;
+	uint32_t cap;
 
-	if (leader)
-		*leader = t;
-	else
-		m->failed = true;
+	if (m->nr_processes == m->cap_processes) {
+		cap = m->cap_processes ? 2 * m->cap_processes : 64;
+		v = realloc(m->leaders, cap * sizeof(*v));
+		if (!v) {
+			m->failed = true;
+			return 0;
+		}
+		m->leaders = v;
+		m->cap_processes = cap;
+	}
+	m->leaders[m->nr_processes++] = NULL;
+	return m->nr_processes;
 }
 
 /*
- * @t is in process @tgid (0: not known).  Whether it is the drainer follows
- * (its tid is the drainer's, even before its process is known), and what
- * was decided about selecting it no longer holds.  A leader names its
- * process from now on.
+ * @t is in process @tgid (0: not known), a new one if @forked (its leader
+ * was just forked), else the one @tgid is now; with no tgid, the one
+ * @was (the thread's task before a rename, NULL if none) was in, or one
+ * of its own.  Whether it is the drainer follows (its tid is the
+ * drainer's, even before its process is known), and what was decided
+ * about selecting it no longer holds.  A leader names its process from
+ * now on.
  */
 static void task_set_process(struct schedmodel *m, struct task *t,
-			     uint32_t tgid)
+			     uint32_t tgid, const struct task *was,
+			     bool forked)
 {
 	const struct srec_file_head *f = &m->info->file;
+	uint32_t *process;
+	bool fresh;
 
 	t->tgid = tgid;
 	t->drainer = f->drainer_pid &&
 		     (tgid == f->drainer_pid || t->tid == f->drainer_pid ||
 		      t->tid == f->drainer_tid);
 	t->selected = -1;
-	if (tgid && t->tid == tgid)
-		leader_set(m, t);
+	if (!tgid) {
+		t->process = was && !was->tgid ? was->process :
+			     process_new(m);
+		return;
+	}
+	process = keyed_get(&m->pids, tgid, &fresh);
+	if (!process) {
+		m->failed = true;
+		return;
+	}
+	if (fresh || forked)
+		*process = process_new(m);
+	t->process = *process;
+	if (t->tid == tgid && t->process)
+		m->leaders[t->process - 1] = t;
 }
 
+/* A task of @tid in @tgid named @comm: task_set_process() tells the rest. */
 static struct task *task_new(struct schedmodel *m, uint32_t tid,
-			     uint32_t tgid, const char *comm)
+			     uint32_t tgid, const char *comm,
+			     const struct task *was, bool forked)
 {
 	struct task *t;
 
@@ -246,7 +280,7 @@ static struct task *task_new(struct schedmodel *m, uint32_t tid,
 	t->tid = tid;
 	if (comm)
 		memcpy(t->comm, comm, SCHEDREC_COMM_LEN);
-	task_set_process(m, t, tgid);
+	task_set_process(m, t, tgid, was, forked);
 	m->tasks[m->nr_tasks++] = t;
 	return t;
 }
@@ -366,9 +400,14 @@ static void map_for_each(struct thread_map *map,
 			fn(m, map->slots[i]);
 }
 
-/* A thread first seen now: made, named from the start snapshot if any. */
-static __attribute__((noinline)) struct thread *thread_new(struct schedmodel *m,
-							   uint32_t tid)
+/*
+ * A thread first seen now: made, named from the start snapshot if any;
+ * @fork, if not NULL, is the fork record that made it, which names it and
+ * tells its process (not an earlier thread of its tid in the snapshot).
+ */
+static __attribute__((noinline)) struct thread *
+thread_new(struct schedmodel *m, uint32_t tid,
+	   const struct schedrec_task *fork)
 {
 	const struct srec_thread *snap;
 	struct thread *t;
@@ -384,8 +423,12 @@ static __attribute__((noinline)) struct thread *thread_new(struct schedmodel *m,
 		m->snap_seen[snap - m->info->threads] = true;
 		t->born_known = true;
 	}
-	t->task = task_new(m, tid, snap ? snap->tgid : 0,
-			   snap ? snap->comm : NULL);
+	if (fork)
+		t->task = task_new(m, tid, fork->tgid, fork->comm, NULL,
+				   fork->tid == fork->tgid);
+	else
+		t->task = task_new(m, tid, snap ? snap->tgid : 0,
+				   snap ? snap->comm : NULL, NULL, false);
 	if (!t->task || map_insert(&m->map, t)) {
 		free(t);
 		goto fail;
@@ -401,7 +444,7 @@ static inline struct thread *thread_get(struct schedmodel *m, uint32_t tid)
 {
 	struct thread *t = map_find(&m->map, tid);
 
-	return t ? t : thread_new(m, tid);
+	return t ? t : thread_new(m, tid, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1396,7 +1439,7 @@ static void thread_rename(struct schedmodel *m, struct thread *t,
 	else if (t->where == WHERE_OFF ||
 		 (t->where == WHERE_UNSEEN && t->born_known && !t->born))
 		offcpu_split(m, t, ts);
-	task = task_new(m, t->tid, tgid, comm);
+	task = task_new(m, t->tid, tgid, comm, t->task, false);
 	if (!task) {
 		m->failed = true;
 		return;
@@ -1414,18 +1457,18 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 		old = map_find(&m->map, tk->tid);
 		if (old)	/* its exit was not seen */
 			thread_drop(m, old);
-		t = thread_get(m, tk->tid);
+		/* a new process, even if its pid was another's before */
+		t = thread_new(m, tk->tid, tk);
 		if (!t)
 			return;
 		t->where = WHERE_NEW;
 		t->born_known = true;
 		t->born = ts;
-		memcpy(t->task->comm, tk->comm, SCHEDREC_COMM_LEN);
-		task_set_process(m, t->task, tk->tgid);
 		/* a new thread (not process) is in its parent's process */
 		parent = map_find(&m->map, tk->other_tid);
 		if (parent && tk->tid != tk->tgid && !parent->task->tgid)
-			task_set_process(m, parent->task, tk->tgid);
+			task_set_process(m, parent->task, tk->tgid, NULL,
+					 false);
 		break;
 	case SCHEDREC_EV_EXEC:
 		if (tk->other_tid && tk->other_tid != tk->tid) {
@@ -1670,7 +1713,7 @@ static void close_snapshot(struct schedmodel *m)
 		/* named as srecreader_info_thread() names it */
 		t.tid = snap[j - 1].tid;
 		t.task = task_new(m, t.tid, snap[j - 1].tgid,
-				  snap[j - 1].comm);
+				  snap[j - 1].comm, NULL, false);
 		if (!t.task) {
 			m->failed = true;
 			return;
@@ -1725,7 +1768,7 @@ struct schedmodel *schedmodel_new(const struct srecreader_info *info,
 	for (state = 0; state < STATE_LETTERS; state++)
 		m->letters[state] = taskstate_letter(state, false);
 	m->preempted = taskstate_letter(0, true);
-	m->leaders.size = sizeof(struct task *);
+	m->pids.size = sizeof(uint32_t);
 	m->info = info;
 	m->window = *window;
 	m->nr_cpus = info->file.nr_cpus;
@@ -1757,7 +1800,8 @@ void schedmodel_free(struct schedmodel *m)
 		free(m->tasks[i]);
 	free(m->map.slots);
 	free(m->snap_seen);
-	keyed_free(&m->leaders);
+	keyed_free(&m->pids);
+	free(m->leaders);
 	free(m->tasks);
 	free(m->cpus);
 	free(m->losses);
@@ -1854,14 +1898,13 @@ struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid)
 const struct task *schedmodel_leader_of(const struct schedmodel *m,
 					uint32_t tgid)
 {
-	long i = tgid ? idmap_find(&m->leaders.index, tgid) : -1;
-	const struct task *t;
+	long i = tgid ? idmap_find(&m->pids.index, tgid) : -1;
+	uint32_t process;
 
 	if (i < 0)
 		return NULL;
-	t = *(struct task **)keyed_item(&m->leaders, i);
-	/* its tid may have gone to a thread of another process */
-	return t->tgid == tgid ? t : NULL;
+	process = *(uint32_t *)keyed_item(&m->pids, i);
+	return process ? m->leaders[process - 1] : NULL;
 }
 
 const struct task *schedmodel_process_name(const struct schedmodel *m,
@@ -1871,6 +1914,16 @@ const struct task *schedmodel_process_name(const struct schedmodel *m,
 	const struct task *leader = schedmodel_leader_of(m, tgid);
 
 	return leader ? leader : fallback;
+}
+
+const struct task *schedmodel_process_leader(const struct schedmodel *m,
+					     const struct task *t)
+{
+	const struct task *leader = NULL;
+
+	if (t->process && t->process <= m->nr_processes)
+		leader = m->leaders[t->process - 1];
+	return leader ? leader : t;
 }
 
 const struct schedmodel_anomalies *

@@ -52,6 +52,11 @@ struct task {
 	uint32_t id;		/* 0, 1, 2...: index for per-report arrays */
 	uint32_t tid;
 	uint32_t tgid;		/* 0: not known */
+	/*
+	 * which process, 1, 2... (a pid reused by a later process, or
+	 * threads whose processes are not known, are others); 0 on ENOMEM
+	 */
+	uint32_t process;
 	char comm[SCHEDREC_COMM_LEN + 1];
 	bool drainer;		/* a thread of the schedrec drainer */
 	int8_t selected;	/* for the selection's cache: -1 unknown */
@@ -290,17 +295,17 @@ size_t schedmodel_tasks(const struct schedmodel *m,
 struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid);
 
 /*
- * The leader of process @tgid under the last name the model knew it by
- * (what the process is named after): also once it has exited, while its
- * threads run on; NULL if the model has not seen it (or its tid went to
- * a thread of another process).
+ * The leader of the process that is @tgid now (the latest, if a later
+ * process reused the pid) under the last name the model knew it by (what
+ * the process is named after): also once it has exited, while its
+ * threads run on; NULL if the model has not seen it.
  */
 const struct task *schedmodel_leader_of(const struct schedmodel *m,
 					uint32_t tgid);
 
 /*
- * The process @t belongs to, as reports key processes: its tgid, or its
- * tid if the tgid is not known.
+ * The pid of @t's process, as exports and timelines key processes: its
+ * tgid, or its tid if the tgid is not known.
  */
 static inline uint32_t schedmodel_process_key(const struct task *t)
 {
@@ -314,6 +319,14 @@ static inline uint32_t schedmodel_process_key(const struct task *t)
 const struct task *schedmodel_process_name(const struct schedmodel *m,
 					   uint32_t tgid,
 					   const struct task *fallback);
+
+/*
+ * What @t's process is named after: its leader under the last name the
+ * model knew it by (also once it has exited, while its threads run on),
+ * else @t.  A process that reused an earlier one's pid has its own.
+ */
+const struct task *schedmodel_process_leader(const struct schedmodel *m,
+					     const struct task *t);
 
 /* Counters of things that should not happen in a complete trace. */
 struct schedmodel_anomalies {
