@@ -174,6 +174,30 @@ TEST(percentiles_exact)
 }
 
 /*
+ * The histogram's buckets count in 16 bits and carry past them: a bucket
+ * that wraps, even more than once, still counts every value.
+ */
+TEST(percentiles_buckets_carry)
+{
+	struct durstats d = { 0 };
+	uint64_t i;
+
+	for (i = 0; i < 200000; i++)
+		durstats_add(&d, 1000);
+	for (i = 0; i < 100000; i++)
+		durstats_add(&d, 5000);
+	ASSERT_NE(NULL, d.buckets);
+	ASSERT_NE(NULL, d.carries);
+	EXPECT_EQ(300000, d.count);
+	/* ranks 198000 and 201000: the 1000s end at 200000 */
+	EXPECT_LE(1000, durstats_percentile(&d, 66));
+	EXPECT_GE(1008, durstats_percentile(&d, 66));
+	EXPECT_LE(5000 - 40, durstats_percentile(&d, 67));
+	EXPECT_GE(5000 + 40, durstats_percentile(&d, 67));
+	durstats_free(&d);
+}
+
+/*
  * Values are kept in 32 bits while they fit: one of 4.29 s or more widens
  * those before it, first or later, and percentiles stay exact either way,
  * as does the histogram made of them.

@@ -57,6 +57,7 @@ static void to_buckets(struct durstats *d)
 		d->failed = true;
 		return;
 	}
+	/* fewer than 65536: no bucket wraps */
 	for (i = 0; i < DURSTATS_EXACT; i++)
 		d->buckets[durstats_bucket_of(value_at(d, i))]++;
 	free(d->values);
@@ -103,6 +104,16 @@ void durstats_add_slow(struct durstats *d, uint64_t ns)
 	return;
 failed:
 	d->failed = true;
+}
+
+void durstats_carry(struct durstats *d, unsigned int b)
+{
+	if (!d->carries)
+		d->carries = calloc(DURSTATS_BUCKETS, sizeof(*d->carries));
+	if (d->carries)
+		d->carries[b]++;
+	else
+		d->failed = true;
 }
 
 /* Parts this small are sorted by insertion */
@@ -195,7 +206,8 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 		return ((const uint64_t *)d->values)[rank - 1];
 	}
 	for (b = 0; b < DURSTATS_BUCKETS; b++) {
-		seen += d->buckets[b];
+		seen += d->buckets[b] +
+			((uint64_t)(d->carries ? d->carries[b] : 0) << 16);
 		if (seen >= rank)
 			break;
 	}
@@ -207,6 +219,7 @@ void durstats_free(struct durstats *d)
 {
 	free(d->values);
 	free(d->buckets);
+	free(d->carries);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 #define DURSTATS_EXACT	1024
 #define DURSTATS_FIRST	16	/* values made room for at first */
 
@@ -30,7 +32,8 @@ struct durstats {
 	uint64_t max;
 	void *values;		/* the first DURSTATS_EXACT, then NULL */
 	uint32_t cap;		/* values' room: it doubles, up to that */
-	uint32_t *buckets;	/* after that */
+	uint16_t *buckets;	/* after that: counts mod 65536 */
+	uint32_t *carries;	/* and of 65536, once a bucket wraps */
 	bool wide;		/* values are uint64_t, not uint32_t */
 	bool sorted;
 	bool failed;		/* out of memory: percentiles are 0 */
@@ -72,6 +75,9 @@ static inline unsigned int durstats_bucket_of(uint64_t v)
  */
 void durstats_add_slow(struct durstats *d, uint64_t ns);
 
+/* Bucket @b wrapped to 0: 65536 more in its carry. */
+void durstats_carry(struct durstats *d, unsigned int b);
+
 /* Add @ns (inline: reports add a value per interval). */
 static inline void durstats_add(struct durstats *d, uint64_t ns)
 {
@@ -82,7 +88,10 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	d->total += ns;
 	d->count++;
 	if (d->buckets) {
-		d->buckets[durstats_bucket_of(ns)]++;
+		unsigned int b = durstats_bucket_of(ns);
+
+		if (unlikely(!++d->buckets[b]))
+			durstats_carry(d, b);
 	} else if (d->count <= d->cap && !d->wide && ns <= UINT32_MAX) {
 		((uint32_t *)d->values)[d->count - 1] = ns;
 		d->sorted = false;
