@@ -418,7 +418,9 @@ static int draw_rows(struct offcpu *o, struct report_row **rows, size_t n)
 	struct svg_bars *bars;
 	size_t i, row;
 
-	bars = svg_bars_new("Longest off-CPU interval per thread, by state at switch-out",
+	bars = svg_bars_new(o->rows.by_process ?
+			    "Longest off-CPU interval per process, by state at switch-out" :
+			    "Longest off-CPU interval per thread, by state at switch-out",
 			    "ms");
 	if (!bars)
 		return -ENOMEM;
