@@ -1457,7 +1457,7 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 		old = map_find(&m->map, tk->tid);
 		if (old)	/* its exit was not seen */
 			thread_drop(m, old);
-		/* a new process, even if its pid was another's before */
+		/* a new leader's process is new, even if its pid is not */
 		t = thread_new(m, tk->tid, tk);
 		if (!t)
 			return;
@@ -1895,16 +1895,22 @@ struct task *schedmodel_task_of(const struct schedmodel *m, uint32_t tid)
 	return t ? t->task : NULL;
 }
 
+/* The leader of @process (task->process), NULL if none was seen. */
+static const struct task *process_leader(const struct schedmodel *m,
+					 uint32_t process)
+{
+	return process && process <= m->nr_processes ?
+	       m->leaders[process - 1] : NULL;
+}
+
 const struct task *schedmodel_leader_of(const struct schedmodel *m,
 					uint32_t tgid)
 {
 	long i = tgid ? idmap_find(&m->pids.index, tgid) : -1;
-	uint32_t process;
 
 	if (i < 0)
 		return NULL;
-	process = *(uint32_t *)keyed_item(&m->pids, i);
-	return process ? m->leaders[process - 1] : NULL;
+	return process_leader(m, *(uint32_t *)keyed_item(&m->pids, i));
 }
 
 const struct task *schedmodel_process_name(const struct schedmodel *m,
@@ -1919,10 +1925,8 @@ const struct task *schedmodel_process_name(const struct schedmodel *m,
 const struct task *schedmodel_process_leader(const struct schedmodel *m,
 					     const struct task *t)
 {
-	const struct task *leader = NULL;
+	const struct task *leader = process_leader(m, t->process);
 
-	if (t->process && t->process <= m->nr_processes)
-		leader = m->leaders[t->process - 1];
 	return leader ? leader : t;
 }
 
