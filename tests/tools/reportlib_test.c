@@ -174,8 +174,8 @@ TEST(percentiles_exact)
 }
 
 /*
- * The histogram's buckets count in 16 bits and carry past them: a bucket
- * that wraps, even more than once, still counts every value.
+ * The histogram's buckets count in 8 bits and carry past them: a bucket
+ * that wraps, even many times, still counts every value.
  */
 TEST(percentiles_buckets_carry)
 {
@@ -194,6 +194,28 @@ TEST(percentiles_buckets_carry)
 	EXPECT_GE(1008, durstats_percentile(&d, 66));
 	EXPECT_LE(5000 - 40, durstats_percentile(&d, 67));
 	EXPECT_GE(5000 + 40, durstats_percentile(&d, 67));
+	durstats_free(&d);
+}
+
+/*
+ * The exact values go into the histogram past DURSTATS_EXACT: more than
+ * a bucket holds of one value carry there too.
+ */
+TEST(percentiles_buckets_carry_from_exact)
+{
+	struct durstats d = { 0 };
+	uint64_t i;
+
+	for (i = 0; i < DURSTATS_EXACT; i++)
+		durstats_add(&d, 1000);
+	ASSERT_EQ(NULL, d.buckets);
+	durstats_add(&d, 5000);
+	ASSERT_NE(NULL, d.buckets);
+	ASSERT_NE(NULL, d.carries);
+	/* rank DURSTATS_EXACT is the last 1000, the next one the 5000 */
+	EXPECT_LE(1000, durstats_percentile(&d, 99.9));
+	EXPECT_GE(1008, durstats_percentile(&d, 99.9));
+	EXPECT_EQ(5000, durstats_percentile(&d, 100));
 	durstats_free(&d);
 }
 

@@ -57,9 +57,8 @@ static void to_buckets(struct durstats *d)
 		d->failed = true;
 		return;
 	}
-	/* fewer than 65536: no bucket wraps */
 	for (i = 0; i < DURSTATS_EXACT; i++)
-		d->buckets[durstats_bucket_of(value_at(d, i))]++;
+		durstats_count(d, durstats_bucket_of(value_at(d, i)));
 	free(d->values);
 	d->values = NULL;
 	d->cap = 0;
@@ -100,7 +99,7 @@ void durstats_add_slow(struct durstats *d, uint64_t ns)
 	}
 	to_buckets(d);
 	if (d->buckets)
-		d->buckets[durstats_bucket_of(ns)]++;
+		durstats_count(d, durstats_bucket_of(ns));
 	return;
 failed:
 	d->failed = true;
@@ -207,7 +206,8 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 	}
 	for (b = 0; b < DURSTATS_BUCKETS; b++) {
 		seen += d->buckets[b] +
-			((uint64_t)(d->carries ? d->carries[b] : 0) << 16);
+			((uint64_t)(d->carries ? d->carries[b] : 0) <<
+			 8 * sizeof(*d->buckets));
 		if (seen >= rank)
 			break;
 	}

@@ -32,8 +32,8 @@ struct durstats {
 	uint64_t max;
 	void *values;		/* the first DURSTATS_EXACT, then NULL */
 	uint32_t cap;		/* values' room: it doubles, up to that */
-	uint16_t *buckets;	/* after that: counts mod 65536 */
-	uint32_t *carries;	/* and of 65536, once a bucket wraps */
+	uint8_t *buckets;	/* after that: counts mod 256 */
+	uint32_t *carries;	/* and of 256, once a bucket wraps */
 	bool wide;		/* values are uint64_t, not uint32_t */
 	bool sorted;
 	bool failed;		/* out of memory: percentiles are 0 */
@@ -75,8 +75,15 @@ static inline unsigned int durstats_bucket_of(uint64_t v)
  */
 void durstats_add_slow(struct durstats *d, uint64_t ns);
 
-/* Bucket @b wrapped to 0: 65536 more in its carry. */
+/* Bucket @b wrapped to 0: 256 more in its carry. */
 void durstats_carry(struct durstats *d, unsigned int b);
+
+/* One more value in bucket @b of @d's histogram. */
+static inline void durstats_count(struct durstats *d, unsigned int b)
+{
+	if (unlikely(!++d->buckets[b]))
+		durstats_carry(d, b);
+}
 
 /* Add @ns (inline: reports add a value per interval). */
 static inline void durstats_add(struct durstats *d, uint64_t ns)
@@ -88,10 +95,7 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 	d->total += ns;
 	d->count++;
 	if (d->buckets) {
-		unsigned int b = durstats_bucket_of(ns);
-
-		if (unlikely(!++d->buckets[b]))
-			durstats_carry(d, b);
+		durstats_count(d, durstats_bucket_of(ns));
 	} else if (d->count <= d->cap && !d->wide && ns <= UINT32_MAX) {
 		((uint32_t *)d->values)[d->count - 1] = ns;
 		d->sorted = false;
