@@ -7,8 +7,10 @@
  * scan) orders the CPUs with a record to hand out by that record's
  * timestamp; the oldest goes out once it is older than the latest SYNC
  * horizon (nothing older can follow), or the input is over, or too much is
- * held.  Records go out in batches: see srecreader_next_batch(); where
- * one CPU's come several in a row, in runs (deliver_run()).
+ * held.  Records go out in batches: see srecreader_next_batch(); while
+ * every CPU is in the middle of a plain chunk, from a loop that keeps the
+ * CPUs' places in locals (deliver_merged()); where one CPU's come several
+ * in a row, in runs (deliver_run()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -200,33 +202,43 @@ static inline unsigned int scan_pair(const uint64_t *ts, unsigned int a,
 }
 
 /*
+ * The CPU of the oldest of the times @ts[0..@n), the first of equals,
+ * and that time in *@oldest; without branches, pairs first then their
+ * winners where @n is at most 4 (the times past it up to 2 or 4 are
+ * UINT64_MAX).  Which CPU is next is a coin toss from one record to the
+ * next: branches would guess it wrong half the time.
+ */
+static inline __attribute__((always_inline)) unsigned int
+oldest_of(const uint64_t *ts, unsigned int n, uint64_t *oldest)
+{
+	unsigned int best, other, cpu;
+	uint64_t other_ts;
+
+	if (n <= 2)
+		return scan_pair(ts, 0, oldest);
+	if (n <= 4) {
+		best = scan_pair(ts, 0, oldest);
+		other = scan_pair(ts, 2, &other_ts);
+		return scan_older(best, oldest, other, other_ts);
+	}
+	*oldest = ts[0];
+	best = 0;
+	for (cpu = 1; cpu < n; cpu++)
+		best = scan_older(best, oldest, cpu, ts[cpu]);
+	return best;
+}
+
+/*
  * With up to MERGE_SCAN_MAX CPUs there is no heap: each CPU's record's
  * time is in scan_ts (UINT64_MAX while it has none, and past nr_cpus)
- * and a scan without branches finds the oldest, first CPU first among
- * equals.  Which CPU is next is a coin toss from one record to the next:
- * the heap's branches would guess it wrong half the time.  heap[0],
- * heap_ts[0] (the oldest) and heap_len mean the same either way.  Only
- * with a CPU left.
+ * and oldest_of() finds the oldest.  heap[0], heap_ts[0] (the oldest)
+ * and heap_len mean the same either way.  Only with a CPU left.
  */
 static inline void scan_top(struct srecreader *r)
 {
-	const uint64_t *ts = r->scan_ts;
-	unsigned int best, cpu, other;
-	uint64_t best_ts, other_ts;
+	uint64_t best_ts;
+	unsigned int best = oldest_of(r->scan_ts, r->nr_cpus, &best_ts);
 
-	if (r->nr_cpus > 2 && r->nr_cpus <= 4) {
-		/* pairs, then their winners: no chain of compares */
-		best = scan_pair(ts, 0, &best_ts);
-		other = scan_pair(ts, 2, &other_ts);
-		best = scan_older(best, &best_ts, other, other_ts);
-	} else if (r->nr_cpus <= 2) {
-		best = scan_pair(ts, 0, &best_ts);
-	} else {
-		best_ts = ts[0];
-		best = 0;
-		for (cpu = 1; cpu < r->nr_cpus; cpu++)
-			best = scan_older(best, &best_ts, cpu, ts[cpu]);
-	}
 	/* every record left at UINT64_MAX: the first CPU that has one */
 	if (unlikely(!(r->scan_has >> best & 1)))
 		for (best = 0; !(r->scan_has >> best & 1); best++)
@@ -874,6 +886,8 @@ deliver_chunk_start(struct srecreader *r, struct reader_cpu *c,
 	struct srecreader_cpu *s = &c->stats;
 
 	c->chunk_start = false;
+	/* every CPU may be in the middle of a plain chunk again */
+	r->merge_try = true;
 	if (!s->records)
 		s->first_ts = r->heap_ts[0];
 	s->filtered += chunk->head.filtered;
@@ -1412,6 +1426,152 @@ static unsigned int deliver_plain(struct srecreader *r,
 }
 
 /*
+ * The CPUs' places in deliver_merged(), a field to an array, so that the
+ * CPU on top finds each with one index: its next record and the end of
+ * its chunk's payload, the next record's number and time (UINT64_MAX
+ * for a CPU with none, and past nr_cpus), the time of the last record
+ * handed out or stepped over, its chunk's offset and whether the chunk
+ * is borrowed.
+ */
+struct lanes {
+	const unsigned char *at[MERGE_SCAN_MAX];
+	const unsigned char *end[MERGE_SCAN_MAX];
+	uint64_t seq[MERGE_SCAN_MAX];
+	uint64_t ts[MERGE_SCAN_MAX];
+	uint64_t last[MERGE_SCAN_MAX];
+	uint64_t offset[MERGE_SCAN_MAX];
+	bool lasting[MERGE_SCAN_MAX];
+};
+
+/*
+ * deliver_merged()'s loop over the first @n lanes of @l (a constant
+ * where it is inlined), records at or after @bound waiting: how many it
+ * put into @recs, up to @max, the last one's time in *@newest (which
+ * holds the newest handed out before), and the CPUs it moved on set in
+ * *@moved.
+ */
+static inline __attribute__((always_inline)) unsigned int
+merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
+	    struct srec_record *recs, unsigned int max, uint64_t bound,
+	    uint64_t *newest, uint32_t *moved)
+{
+	uint64_t limit = r->skip_until, low = *newest, ts, last, seq;
+	const struct schedrec_header *hdr, *next;
+	const int *plain = r->types.plain;
+	const unsigned char *at, *end;
+	const bool *skip = r->skip;
+	unsigned int k = 0, cpu;
+
+	while (k < max) {
+		cpu = oldest_of(l->ts, n, &ts);
+		if (ts >= bound || ts < low)
+			break;
+		hdr = (const void *)l->at[cpu];
+		at = l->at[cpu] + hdr->size;
+		end = l->end[cpu];
+		/* a chunk's last record, or a mapped file changed since */
+		if (hdr->size != plain[hdr->type] || at >= end)
+			break;
+		seq = l->seq[cpu];
+		recs[k].hdr = hdr;
+		recs[k].cpu = cpu;
+		recs[k].lasting = l->lasting[cpu];
+		recs[k].seq = seq++;
+		recs[k].gap = 0;
+		recs[k].chunk_offset = l->offset[cpu];
+		k++;
+		low = ts;
+		last = ts;
+		/* the records after it the caller need not get: skip_chain() */
+		for (;; at = (const void *)next, seq++) {
+			hdr = (const void *)at;
+			if (likely(!skip[hdr->type]) ||
+			    hdr->size != plain[hdr->type] ||
+			    at + hdr->size >= end || hdr->ts < last)
+				break;
+			next = (const void *)(at + hdr->size);
+			if (next->ts >= limit || next->ts < hdr->ts)
+				break;
+			last = hdr->ts;
+		}
+		__builtin_prefetch(at + MERGE_PREFETCH);
+		l->at[cpu] = at;
+		l->seq[cpu] = seq;
+		l->last[cpu] = last;
+		l->ts[cpu] = hdr->ts;
+		*moved |= 1u << cpu;
+	}
+	*newest = low;
+	return k;
+}
+
+/*
+ * Hand out records while every CPU with one is in a plain chunk
+ * (srecchunk_check()) past its first record: the oldest goes, and the
+ * records after it that the caller need not get are stepped over, as
+ * deliver_plain_one() does, but the CPUs' places stay in locals from one
+ * record to the next, not in the heap.  It stops before a chunk's last
+ * record (deliver() moves its CPU on to its next chunk), one at or after
+ * the horizon (unless @any_time), one older than the last handed out,
+ * one not of its type's plain size (a mapped file changed since), and
+ * after @max; each goes through deliver().  How many it handed out; 0,
+ * with r->merge_try cleared until a chunk's first record goes, if a CPU
+ * is not in such a chunk.
+ */
+static unsigned int deliver_merged(struct srecreader *r,
+				   struct srec_record *recs, unsigned int max,
+				   bool any_time)
+{
+	uint64_t bound = any_time ? UINT64_MAX : r->horizon;
+	uint64_t newest = r->newest_ts;
+	unsigned int n, cpu;
+	uint32_t moved = 0;
+	struct lanes l;
+
+	if (!r->scan)
+		goto not_plain;
+	memcpy(l.ts, r->scan_ts, sizeof(l.ts));
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		const struct reader_cpu *c = &r->cpus[cpu];
+		const struct reader_chunk *chunk = c->first;
+
+		if (!(r->scan_has >> cpu & 1))
+			continue;
+		if (!chunk->plain || c->chunk_start)
+			goto not_plain;
+		l.at[cpu] = chunk->data + c->pos;
+		l.end[cpu] = chunk->data + chunk->head.raw_len;
+		l.seq[cpu] = c->next_seq;
+		l.offset[cpu] = chunk->offset;
+		l.lasting[cpu] = chunk_borrowed(chunk);
+	}
+	if (r->nr_cpus <= 2)
+		n = merge_lanes(r, &l, 2, recs, max, bound, &newest, &moved);
+	else if (r->nr_cpus <= 4)
+		n = merge_lanes(r, &l, 4, recs, max, bound, &newest, &moved);
+	else
+		n = merge_lanes(r, &l, MERGE_SCAN_MAX, recs, max, bound,
+				&newest, &moved);
+	for (cpu = 0; moved; cpu++, moved >>= 1) {
+		struct reader_cpu *c = &r->cpus[cpu];
+
+		if (!(moved & 1))
+			continue;
+		run_done(c, l.at[cpu] - c->first->data, l.seq[cpu],
+			 l.last[cpu]);
+		r->scan_ts[cpu] = l.ts[cpu];
+	}
+	if (n) {
+		r->newest_ts = newest;
+		scan_top(r);
+	}
+	return n;
+not_plain:
+	r->merge_try = false;
+	return 0;
+}
+
+/*
  * deliver_run() after a record whose CPU is on top again, if it is worth
  * it: it pays for its start with two records or more.  With many CPUs
  * busy, runs are shorter; after each short one, twice as many chances
@@ -1602,6 +1762,13 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
+		/* the CPUs in plain chunks: most records, in a loop of their own */
+		if (r->merge_try) {
+			n += deliver_merged(r, recs + n, max - n, any_time);
+			if (n == max ||
+			    !(any_time || r->heap_ts[0] < r->horizon))
+				break;
+		}
 		done = deliver(r, &recs[n]);
 		if (!done)
 			break;

@@ -92,6 +92,7 @@ struct srecreader {
 	unsigned int run_backoff;	/* and after the next short one */
 	unsigned int plain_skip;	/* the same of deliver_plain() */
 	unsigned int plain_backoff;
+	bool merge_try;			/* deliver_merged() may hand out */
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
