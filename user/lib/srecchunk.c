@@ -48,6 +48,7 @@ void srecchunk_types_init(struct srec_type_sizes *types)
 
 	for (i = 0; i < 256; i++)
 		types->size[i] = types->fixed[i] = types->plain[i] = -1;
+	types->plain32 = 0;
 }
 
 void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
@@ -58,6 +59,10 @@ void srecchunk_types_set(struct srec_type_sizes *types, uint8_t type,
 			     type != SCHEDREC_EV_STACK ? size : -1;
 	types->plain[type] = type != SCHEDREC_REC_LOST ? types->fixed[type] :
 			     -1;
+	if (type < 64 && types->plain[type] == 32)
+		types->plain32 |= 1ull << type;
+	else if (type < 64)
+		types->plain32 &= ~(1ull << type);
 }
 
 /* Whether the record at @pos is whole and of a type the file declares. */
@@ -114,32 +119,134 @@ int srecchunk_check_record(const struct srec_chunk_head *head,
 	return check_record(head, payload, pos, types, why, why_size);
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/* check_plain32() can run here */
+static bool avx2;
+
+/*
+ * CPUID leaf 1 says AVX and that XGETBV reads XCR0, which says the
+ * kernel keeps the AVX state; leaf 7 says AVX2.
+ */
+static __attribute__((constructor)) void check_init(void)
+{
+	unsigned int eax, ebx, ecx, edx, xcr0, high;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE) ||
+	    !(ecx & bit_AVX))
+		return;
+	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(high) : "c"(0));
+	avx2 = (xcr0 & 6) == 6 &&
+	       __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
+	       (ebx & bit_AVX2);
+}
+
+/*
+ * check_plain() of the records from payload byte @pos on while they come
+ * four of 32 bytes at a time, each of a type whose plain records are 32
+ * bytes (@plain32), a vector each, the first numbered @next after one at
+ * @prev_ts: where it stopped.
+ */
+static __attribute__((target("avx2"))) uint32_t
+check_plain32(const unsigned char *payload, uint32_t pos, uint32_t end,
+	      uint64_t plain32, uint64_t last_ts, uint64_t prev_ts,
+	      uint64_t next)
+{
+	const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+	const __m256i low48 = _mm256_set1_epi64x(0xffffffffffffll);
+	const __m256i one = _mm256_set1_epi64x(1);
+	const __m256i types = _mm256_set1_epi64x(plain32);
+	/* the numbers (low 32 bits) and size 32 the four must have */
+	__m256i want = _mm256_add_epi32(_mm256_set1_epi64x(32ll << 32 |
+							   (uint32_t)next),
+					_mm256_set_epi64x(3, 2, 1, 0));
+	__m256i prev = _mm256_set1_epi64x(prev_ts), a, b, ts, meta, bad;
+
+	while (end - pos >= 128) {
+		const __m256i *in = (const void *)(payload + pos);
+
+		/* the heads (16 bytes) of records 0 and 2, and of 1 and 3 */
+		a = _mm256_permute2x128_si256(_mm256_loadu_si256(in),
+					      _mm256_loadu_si256(in + 2), 0x20);
+		b = _mm256_permute2x128_si256(_mm256_loadu_si256(in + 1),
+					      _mm256_loadu_si256(in + 3), 0x20);
+		ts = _mm256_unpacklo_epi64(a, b);
+		meta = _mm256_unpackhi_epi64(a, b);
+		/* older than the record before it (unsigned) */
+		bad = _mm256_cmpgt_epi64(
+			_mm256_xor_si256(_mm256_blend_epi32(
+				_mm256_permute4x64_epi64(ts, 0x90), prev, 0x03),
+				bias),
+			_mm256_xor_si256(ts, bias));
+		/* not numbered next, or not 32 bytes */
+		bad = _mm256_or_si256(bad, _mm256_andnot_si256(
+			_mm256_cmpeq_epi64(_mm256_and_si256(meta, low48), want),
+			_mm256_set1_epi64x(-1)));
+		/* not of a type whose plain records are 32 bytes */
+		bad = _mm256_or_si256(bad, _mm256_andnot_si256(
+			_mm256_srlv_epi64(types, _mm256_srli_epi64(
+				_mm256_slli_epi64(meta, 8), 56)), one));
+		if (!_mm256_testz_si256(bad, bad) ||
+		    (uint64_t)_mm256_extract_epi64(ts, 3) > last_ts)
+			break;
+		prev = _mm256_permute4x64_epi64(ts, 0xff);
+		want = _mm256_add_epi32(want, _mm256_set1_epi64x(4));
+		pos += 128;
+	}
+	return pos;
+}
+#endif
+
 /*
  * The plain records from payload byte @pos on (srecchunk_check()): whole,
  * of their type's fixed size, not LOST, within [the last's time,
  * @last_ts], each numbered one past the one before (*@seq, then the
  * last's; *@last, the last, non-NULL).  It stops at the first that is
  * not, for srecchunk_check() to look at, and says where; in a loop of its
- * own, with what it needs in registers.
+ * own, with what it needs in registers, and four records at a time where
+ * they are of 32 bytes and the CPU has AVX2 (check_plain32()).
  */
 static uint32_t check_plain(const unsigned char *payload, uint32_t pos,
-			    uint32_t end, const int *plain, uint64_t last_ts,
-			    uint64_t *seq, const struct schedrec_header **last)
+			    uint32_t end, const struct srec_type_sizes *types,
+			    uint64_t last_ts, uint64_t *seq,
+			    const struct schedrec_header **last)
 {
 	const struct schedrec_header *rec, *prev = *last;
+	const int *plain = types->plain;
 	uint64_t next = *seq + 1;
+	uint32_t to, one_by_one;
 
 	/* in locals: the stores through @seq and @last could alias rec's */
 	while (end - pos >= sizeof(*rec)) {
-		rec = (const void *)(payload + pos);
-		if (rec->size != plain[rec->type] || rec->size > end - pos ||
-		    rec->ts - prev->ts > last_ts - prev->ts ||
-		    rec->seq != (uint32_t)next)
-			break;
-		next++;
-		prev = rec;
-		pos += rec->size;
+#if defined(__x86_64__)
+		if (avx2) {
+			to = check_plain32(payload, pos, end, types->plain32,
+					   last_ts, prev->ts, next);
+			if (to != pos) {
+				next += (to - pos) / 32;
+				prev = (const void *)(payload + to - 32);
+				pos = to;
+			}
+		}
+#endif
+		/* where four at a time stopped, one at a time for a while */
+		for (one_by_one = 0; one_by_one < 4; one_by_one++) {
+			if (end - pos < sizeof(*rec))
+				goto out;
+			rec = (const void *)(payload + pos);
+			if (rec->size != plain[rec->type] ||
+			    rec->size > end - pos ||
+			    rec->ts - prev->ts > last_ts - prev->ts ||
+			    rec->seq != (uint32_t)next)
+				goto out;
+			next++;
+			prev = rec;
+			pos += rec->size;
+		}
 	}
+out:
 	*seq = next - 1;
 	*last = prev;
 	return pos;
@@ -163,8 +270,8 @@ int srecchunk_check(const struct srec_chunk_head *head,
 		/* after the first record, most are plain: check_plain() */
 		if (first) {
 			before = seq;
-			pos = check_plain(payload, pos, head->raw_len,
-					  types->plain, last_ts, &seq, &last);
+			pos = check_plain(payload, pos, head->raw_len, types,
+					  last_ts, &seq, &last);
 			count += seq - before;
 			if (pos >= head->raw_len)
 				break;

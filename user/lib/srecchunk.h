@@ -24,6 +24,7 @@ struct srec_type_sizes {
 	int size[256];
 	int fixed[256];
 	int plain[256];
+	uint64_t plain32;	/* bit t: plain[t] is 32 (t < 64) */
 };
 
 /*
