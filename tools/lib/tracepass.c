@@ -166,8 +166,16 @@ struct pipe {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned int filled, used;	/* slots [used, filled) are full */
+	/*
+	 * Slots [used, filled) are full.  Each side moves its own count on
+	 * (atomically: the other reads it without the lock) and, when it
+	 * must wait for the other, looks again @spins times before it sleeps
+	 * on @cond with its flag set, which the other tests after each move.
+	 */
+	unsigned int filled, used;
 	bool stop;			/* the model needs no more */
+	unsigned int spins;
+	bool reader_sleeps, model_sleeps;
 	uint64_t keep;			/* the lowest keep of the full slots */
 	struct pipe_slot slots[PIPE_SLOTS];
 };
@@ -363,32 +371,87 @@ static bool slot_pass(struct schedmodel *m, const struct pipe_slot *s,
 	return true;
 }
 
+/*
+ * How many times a side of the pipe looks again (with a pause) before it
+ * sleeps, when the two threads have CPUs of their own: a few slots'
+ * time at most.  Waking a thread that sleeps takes a system call, and in
+ * a VM an interrupt to the other virtual CPU, each as long as a few
+ * hundred records.
+ */
+#define PIPE_SPINS	4096
+
+/* A free slot to fill, or the model needs no more. */
+static bool reader_may_go(struct pipe *p)
+{
+	return __atomic_load_n(&p->filled, __ATOMIC_SEQ_CST) -
+	       __atomic_load_n(&p->used, __ATOMIC_SEQ_CST) < PIPE_SLOTS ||
+	       __atomic_load_n(&p->stop, __ATOMIC_SEQ_CST);
+}
+
+/* A full slot to use. */
+static bool model_may_go(struct pipe *p)
+{
+	return __atomic_load_n(&p->filled, __ATOMIC_SEQ_CST) !=
+	       __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
+}
+
+/* Until @may_go(@p): a spin, then sleep with *@sleeps set. */
+static void pipe_wait(struct pipe *p, bool (*may_go)(struct pipe *),
+		      bool *sleeps)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->spins; i++) {
+		if (may_go(p))
+			return;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&p->lock);
+	__atomic_store_n(sleeps, true, __ATOMIC_SEQ_CST);
+	while (!may_go(p))
+		pthread_cond_wait(&p->cond, &p->lock);
+	__atomic_store_n(sleeps, false, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * The other side may go now: woken if it sleeps.  Its flag is read after
+ * the count moved, and it sets the flag before it looks at the count,
+ * both in one order of every thread (SEQ_CST): either it sees the count,
+ * or this sees the flag and signals under the lock it holds from its
+ * look to its sleep.
+ */
+static void pipe_wake(struct pipe *p, bool *sleeps)
+{
+	if (!__atomic_load_n(sleeps, __ATOMIC_SEQ_CST))
+		return;
+	pthread_mutex_lock(&p->lock);
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void *pipe_reader(void *arg)
 {
 	struct pipe *p = arg;
-	unsigned int max = PIPE_FIRST, i;
+	unsigned int max = PIPE_FIRST, i, used;
 	struct pipe_slot *s;
 
 	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		while (p->filled - p->used == PIPE_SLOTS && !p->stop)
-			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->stop) {
-			pthread_mutex_unlock(&p->lock);
+		pipe_wait(p, reader_may_go, &p->reader_sleeps);
+		if (__atomic_load_n(&p->stop, __ATOMIC_SEQ_CST))
 			break;
-		}
+		used = __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
 		p->keep = UINT64_MAX;
-		for (i = p->used; i != p->filled; i++)
+		for (i = used; i != p->filled; i++)
 			if (p->slots[i % PIPE_SLOTS].keep < p->keep)
 				p->keep = p->slots[i % PIPE_SLOTS].keep;
-		pthread_mutex_unlock(&p->lock);
 		s = &p->slots[p->filled % PIPE_SLOTS];
 		slot_fill(p, s, max);
 		max = max * 4 < PIPE_RECORDS ? max * 4 : PIPE_RECORDS;
-		pthread_mutex_lock(&p->lock);
-		p->filled++;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
+		__atomic_store_n(&p->filled, p->filled + 1, __ATOMIC_SEQ_CST);
+		pipe_wake(p, &p->model_sleeps);
 		if (s->end != 1)
 			break;
 	}
@@ -398,21 +461,17 @@ static void *pipe_reader(void *arg)
 /* The next full slot, once there is one. */
 static struct pipe_slot *pipe_next(struct pipe *p)
 {
-	pthread_mutex_lock(&p->lock);
-	while (p->filled == p->used)
-		pthread_cond_wait(&p->cond, &p->lock);
-	pthread_mutex_unlock(&p->lock);
+	pipe_wait(p, model_may_go, &p->model_sleeps);
 	return &p->slots[p->used % PIPE_SLOTS];
 }
 
 /* The model is done with the oldest slot; @stop: and needs no more. */
 static void pipe_release(struct pipe *p, bool stop)
 {
-	pthread_mutex_lock(&p->lock);
-	p->used++;
-	p->stop |= stop;
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
+	if (stop)
+		__atomic_store_n(&p->stop, true, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&p->used, p->used + 1, __ATOMIC_SEQ_CST);
+	pipe_wake(p, &p->reader_sleeps);
 }
 
 /* Whether to read in a thread of its own: SCHEDREC_THREADS, or 2 CPUs. */
@@ -485,6 +544,8 @@ static bool pipe_pass(struct srecreader *r, struct schedmodel *m,
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	split = pipe_cpus(&was, &model, &reader) && !pthread_attr_init(&attr);
+	/* sharing a CPU, a spin would only hold the other thread up */
+	p->spins = split ? PIPE_SPINS : 0;
 	if (split)
 		pthread_attr_setaffinity_np(&attr, sizeof(reader), &reader);
 	started = !pthread_create(&p->thread, split ? &attr : NULL,
