@@ -1503,28 +1503,27 @@ static void on_task(struct schedmodel *m, const struct schedrec_task *tk)
 /* A record, once the model started and has not failed. */
 static inline __attribute__((always_inline)) int
 model_step(struct schedmodel *m, unsigned int wants,
-	   const struct srec_record *rec)
+	   const struct schedrec_header *hdr, unsigned int cpu, uint64_t gap)
 {
-	const struct schedrec_header *hdr = rec->hdr;
 	struct cpu *c;
 
 	if (hdr->ts >= m->win_end)
 		return 0;
-	if (rec->cpu >= m->nr_cpus)
+	if (cpu >= m->nr_cpus)
 		return 1;
 	if (hdr->ts < m->last_ts)
 		m->anomalies.backwards++;
 	else
 		m->last_ts = hdr->ts;
-	c = &m->cpus[rec->cpu];
+	c = &m->cpus[cpu];
 	if (!c->seen && !m->from_start) {
 		/* a flight recorder: this CPU's story starts here */
 		c->pending = true;
 		c->since = hdr->ts;
 		c->since_flags = IV_CUT_START;
 	}
-	if (rec->gap && !m->filtered)
-		cpu_lost(m, rec->cpu, rec->gap, c->seen ? c->last_ts : m->origin,
+	if (gap && !m->filtered)
+		cpu_lost(m, cpu, gap, c->seen ? c->last_ts : m->origin,
 			 hdr->ts, LOSS_UNEXPLAINED);
 	c->seen = true;
 	c->last_ts = hdr->ts;
@@ -1532,13 +1531,13 @@ model_step(struct schedmodel *m, unsigned int wants,
 	switch (hdr->type) {
 	case SCHEDREC_EV_SWITCH:
 		if (wants != (WANT_OFFCPU | WANT_QUEUED) ||
-		    !switch_plain(m, rec->cpu, (const void *)hdr))
-			on_switch(m, wants, rec->cpu, (const void *)hdr);
+		    !switch_plain(m, cpu, (const void *)hdr))
+			on_switch(m, wants, cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_WAKING:
 	case SCHEDREC_EV_WAKEUP:
 	case SCHEDREC_EV_WAKEUP_NEW:
-		on_wakeup(m, wants, rec->cpu, (const void *)hdr);
+		on_wakeup(m, wants, cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_MIGRATE:
 		on_migrate(m, (const void *)hdr);
@@ -1553,7 +1552,7 @@ model_step(struct schedmodel *m, unsigned int wants,
 		on_task(m, (const void *)hdr);
 		break;
 	case SCHEDREC_EV_STACK:
-		on_stack(m, rec->cpu, (const void *)hdr);
+		on_stack(m, cpu, (const void *)hdr);
 		break;
 	case SCHEDREC_REC_LOST: {
 		const struct schedrec_lost *l = (const void *)hdr;
@@ -1561,7 +1560,7 @@ model_step(struct schedmodel *m, unsigned int wants,
 		uint64_t last = l->last_ts < hdr->ts ? l->last_ts : hdr->ts;
 		uint64_t first = l->first_ts < last ? l->first_ts : last;
 
-		cpu_lost(m, rec->cpu, l->count, first, last, LOSS_COUNTED);
+		cpu_lost(m, cpu, l->count, first, last, LOSS_COUNTED);
 		break;
 	}
 	default:
@@ -1576,68 +1575,106 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 		set_origin(m, rec->hdr->ts);
 	if (m->failed)
 		return -ENOMEM;
-	return model_step(m, m->wants, rec);
+	return model_step(m, m->wants, rec->hdr, rec->cpu, rec->gap);
 }
 
 /*
- * model_step() of @recs[@i..@n) while it returns 1; the index of the
- * record that stopped it (or @n), what it returned in *@ret.
+ * model_step() of @recs[0..@n) (struct sched_rec, @big their big gaps,
+ * if @compact, else struct srec_record) while it returns 1; the index of
+ * the record that stopped it (or @n), what it returned in *@ret.
  */
 static inline __attribute__((always_inline)) unsigned int
-feed_records(struct schedmodel *m, unsigned int wants,
-	     const struct srec_record *recs, unsigned int i, unsigned int n,
-	     int *ret)
+feed_records(struct schedmodel *m, unsigned int wants, const void *recs,
+	     bool compact, const uint64_t *big, unsigned int n, int *ret)
 {
-	for (*ret = 1; i < n && *ret == 1; i++)
-		*ret = model_step(m, wants, &recs[i]);
+	const struct sched_rec *c = recs;
+	const struct srec_record *r = recs;
+	unsigned int i;
+	uint64_t gap;
+
+	for (*ret = 1, i = 0; i < n && *ret == 1; i++) {
+		if (!compact) {
+			*ret = model_step(m, wants, r[i].hdr, r[i].cpu,
+					  r[i].gap);
+			continue;
+		}
+		gap = c[i].gap;
+		if (unlikely(gap == SCHED_GAP_BIG))
+			gap = *big++;
+		*ret = model_step(m, wants, c[i].hdr, c[i].cpu, gap);
+	}
 	return i;
 }
 
 /* the sets of the reports: offcpu, tenancy and timeline, latency, states */
 #define WANT_STATES	(WANT_ONCPU | WANT_OFFCPU | WANT_SWITCHOUT | WANT_USURP)
 
-int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
-		       unsigned int n, unsigned int *fed)
+/*
+ * feed_records() of a started model that has not failed, a copy of the
+ * record path for each report's set of wants.
+ */
+static inline __attribute__((always_inline)) unsigned int
+feed_wanted(struct schedmodel *m, const void *recs, bool compact,
+	    const uint64_t *big, unsigned int n, int *ret)
 {
 	unsigned int i;
+
+	/* the wants a constant in each: the checks of what nobody asked for go */
+	switch (m->wants) {
+	case WANT_OFFCPU:
+		i = feed_records(m, WANT_OFFCPU | WANT_QUEUED, recs, compact,
+				 big, n, ret);
+		flush_offcpu(m);
+		return i;
+	case WANT_ONCPU:
+		return feed_records(m, WANT_ONCPU, recs, compact, big, n, ret);
+	case WANT_LATENCY:
+		return feed_records(m, WANT_LATENCY, recs, compact, big, n,
+				    ret);
+	case WANT_STATES:
+		return feed_records(m, WANT_STATES, recs, compact, big, n,
+				    ret);
+	default:
+		return feed_records(m, m->wants, recs, compact, big, n, ret);
+	}
+}
+
+/*
+ * feed_records() of the @n records of @recs (as there, @first the head
+ * of the first), the model started at the first if it was not; a copy
+ * for each kind of record.
+ */
+static inline __attribute__((always_inline)) int feed_batch(struct schedmodel *m, const void *recs, bool compact,
+		      const uint64_t *big, unsigned int n,
+		      const struct schedrec_header *first, unsigned int *fed)
+{
 	int ret;
 
 	if (!n) {
 		*fed = 0;
 		return 1;
 	}
-	/* after the first, the model is started and, going on, not failed */
-	ret = schedmodel_record(m, &recs[0]);
-	if (ret != 1) {
+	if (!m->started)
+		set_origin(m, first->ts);
+	if (m->failed) {
 		*fed = 1;
-		return ret;
+		return -ENOMEM;
 	}
-	i = 1;
-	/*
-	 * a copy of the record path for each report's set, @wants a
-	 * constant in it: the checks of what nobody asked for are gone
-	 */
-	switch (m->wants) {
-	case WANT_OFFCPU:
-		i = feed_records(m, WANT_OFFCPU | WANT_QUEUED, recs, i, n,
-				 &ret);
-		flush_offcpu(m);
-		break;
-	case WANT_ONCPU:
-		i = feed_records(m, WANT_ONCPU, recs, i, n, &ret);
-		break;
-	case WANT_LATENCY:
-		i = feed_records(m, WANT_LATENCY, recs, i, n, &ret);
-		break;
-	case WANT_STATES:
-		i = feed_records(m, WANT_STATES, recs, i, n, &ret);
-		break;
-	default:
-		i = feed_records(m, m->wants, recs, i, n, &ret);
-		break;
-	}
-	*fed = i;
+	*fed = feed_wanted(m, recs, compact, big, n, &ret);
 	return ret;
+}
+
+int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
+		       unsigned int n, unsigned int *fed)
+{
+	return feed_batch(m, recs, false, NULL, n, n ? recs[0].hdr : NULL,
+			  fed);
+}
+
+int schedmodel_feed(struct schedmodel *m, const struct sched_rec *recs,
+		    unsigned int n, const uint64_t *big, unsigned int *fed)
+{
+	return feed_batch(m, recs, true, big, n, n ? recs[0].hdr : NULL, fed);
 }
 
 /*

@@ -224,6 +224,25 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed);
 
 /*
+ * What the model reads of a record, for schedmodel_feed(): where it is,
+ * its CPU, and how many numbers are missing before it; one of
+ * SCHED_GAP_BIG or more is in the batch's big gaps, in order.  @spare is
+ * the caller's.
+ */
+#define SCHED_GAP_BIG	UINT32_MAX
+
+struct sched_rec {
+	const struct schedrec_header *hdr;
+	uint32_t gap;
+	uint16_t cpu;
+	uint16_t spare;
+};
+
+/* schedmodel_records() of records as above, the big gaps in @big. */
+int schedmodel_feed(struct schedmodel *m, const struct sched_rec *recs,
+		    unsigned int n, const uint64_t *big, unsigned int *fed);
+
+/*
  * The record types (bit 1ull << type) that change nothing @m's handlers
  * hear of, where nothing else is odd about them: a pass may leave them
  * out (srecreader_skip()).  The model is lean from then on, so that it

@@ -93,20 +93,25 @@ static bool pass_record(struct schedmodel *m,
 }
 
 /*
- * A batch of records through the model; false once the pass stops there
- * (the window ended, or -ENOMEM), with what the model said in @p.
+ * The model took a batch and said @ret: false once the pass stops there
+ * (the window ended, or -ENOMEM), with that in @p.
  */
-static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
-		       unsigned int n, struct pass_state *p)
+static bool batch_taken(int ret, struct pass_state *p)
 {
-	unsigned int fed;
-	int ret = schedmodel_records(m, recs, n, &fed);
-
 	if (ret == 1)
 		return true;
 	p->ret = ret;
 	p->early = !ret;
 	return false;
+}
+
+/* A batch of records through the model, as batch_taken(). */
+static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
+		       unsigned int n, struct pass_state *p)
+{
+	unsigned int fed;
+
+	return batch_taken(schedmodel_records(m, recs, n, &fed), p);
 }
 
 /*
@@ -121,34 +126,28 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * does: the input is read as far, and says the same of what it holds.
  *
  * What crosses from one CPU's cache to the other's is kept small: a slot
- * holds only what the model reads of a record (struct pipe_record, 16
- * bytes against struct srec_record's 40), and the reader fills its own
- * batch of struct srec_record, which stays in its cache.  Writing slots
- * of whole srec_records made the reader some 25 % slower whenever the
- * model ran beside it.
+ * holds only what the model reads of a record (struct sched_rec, 16
+ * bytes against struct srec_record's 40), which the model takes as it is
+ * (schedmodel_feed()), and the reader fills its own batch of struct
+ * srec_record, which stays in its cache.  Writing slots of whole
+ * srec_records made the reader some 25 % slower whenever the model ran
+ * beside it.
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */
 #define PIPE_SLOTS	8
 
-/* pipe_record.gap: the gap is in the slot's big_gaps, in order */
-#define PIPE_GAP_BIG	UINT32_MAX
-/* pipe_record.copied: hdr is an offset into the slot's bytes until full */
+/*
+ * sched_rec.spare while the slot is filled: hdr is an offset into the
+ * slot's bytes, not a pointer yet
+ */
 #define PIPE_COPIED	1
 
-/* What the model reads of a record (struct srec_record's hdr, cpu, gap) */
-struct pipe_record {
-	const struct schedrec_header *hdr;
-	uint32_t gap;		/* or PIPE_GAP_BIG */
-	uint16_t cpu;		/* < SREC_CPUS_MAX */
-	uint16_t copied;	/* PIPE_COPIED while the slot is filled */
-};
-
 struct pipe_slot {
-	struct pipe_record recs[PIPE_RECORDS];
+	struct sched_rec recs[PIPE_RECORDS];
 	unsigned char *bytes;	/* copies of the records */
 	size_t cap;
-	uint64_t *big_gaps;	/* gaps of PIPE_GAP_BIG and more */
+	uint64_t *big_gaps;	/* gaps of SCHED_GAP_BIG and more */
 	unsigned int nr_big, cap_big;
 	unsigned int n;		/* records */
 	uint64_t keep;		/* its lasting records' lowest chunk_offset */
@@ -192,7 +191,7 @@ static int slot_grow(struct pipe_slot *s, size_t need)
 	return 0;
 }
 
-/* A gap of PIPE_GAP_BIG or more into @s's big_gaps. */
+/* A gap of SCHED_GAP_BIG or more into @s's big_gaps. */
 static __attribute__((noinline)) int slot_big_gap(struct pipe_slot *s,
 						  uint64_t gap)
 {
@@ -210,14 +209,14 @@ static __attribute__((noinline)) int slot_big_gap(struct pipe_slot *s,
 }
 
 /* @rec's CPU and gap into @to; 0, or -ENOMEM. */
-static inline int slot_meta(struct pipe_slot *s, struct pipe_record *to,
+static inline int slot_meta(struct pipe_slot *s, struct sched_rec *to,
 			    const struct srec_record *rec)
 {
 	to->cpu = rec->cpu;
 	to->gap = rec->gap;
-	if (likely(rec->gap < PIPE_GAP_BIG))
+	if (likely(rec->gap < SCHED_GAP_BIG))
 		return 0;
-	to->gap = PIPE_GAP_BIG;
+	to->gap = SCHED_GAP_BIG;
 	return slot_big_gap(s, rec->gap);
 }
 
@@ -228,7 +227,7 @@ static inline int slot_meta(struct pipe_slot *s, struct pipe_record *to,
  * the record after them, or -ENOMEM.
  */
 static int slot_copy_run(struct pipe_slot *s, const struct srec_record *recs,
-			 unsigned int k, unsigned int n, struct pipe_record *to,
+			 unsigned int k, unsigned int n, struct sched_rec *to,
 			 size_t *len, uint64_t *newest)
 {
 	const unsigned char *from = (const void *)recs[k].hdr, *next = from;
@@ -242,7 +241,7 @@ static int slot_copy_run(struct pipe_slot *s, const struct srec_record *recs,
 		if (hdr->ts > *newest)
 			*newest = hdr->ts;
 		to[k].hdr = (const void *)(*len + (next - from));
-		to[k].copied = PIPE_COPIED;
+		to[k].spare = PIPE_COPIED;
 		next += hdr->size;
 	} while (++k < n && !recs[k].lasting &&
 		 (const void *)recs[k].hdr == (const void *)next);
@@ -265,7 +264,7 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s,
 		     const struct srec_record *recs, unsigned int n,
 		     size_t *len)
 {
-	struct pipe_record *to = s->recs + s->n;
+	struct sched_rec *to = s->recs + s->n;
 	uint64_t newest = 0, keep = s->keep;
 	unsigned int k;
 	int next;
@@ -290,7 +289,7 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s,
 		if (recs[k].chunk_offset < keep)
 			keep = recs[k].chunk_offset;
 		to[k].hdr = recs[k].hdr;
-		to[k].copied = 0;
+		to[k].spare = 0;
 		k++;
 	}
 	s->keep = keep;
@@ -307,7 +306,7 @@ static void slot_done(struct pipe_slot *s, size_t copied)
 	if (!copied)
 		return;
 	for (i = 0; i < s->n; i++)
-		if (s->recs[i].copied)
+		if (s->recs[i].spare == PIPE_COPIED)
 			s->recs[i].hdr = (const void *)(s->bytes +
 						(uintptr_t)s->recs[i].hdr);
 }
@@ -345,30 +344,14 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 	slot_done(s, len);
 }
 
-/*
- * The records of @s through the model, TRACE_PASS_BATCH at a time as the
- * model takes them; false once the pass stops there, as pass_batch().
- */
+/* The records of @s through the model, as they are: as pass_batch(). */
 static bool slot_pass(struct schedmodel *m, const struct pipe_slot *s,
 		      struct pass_state *ps)
 {
-	struct srec_record batch[TRACE_PASS_BATCH] = { 0 };
-	const struct pipe_record *from;
-	unsigned int i, k, n, big = 0;
+	unsigned int fed;
 
-	for (i = 0; i < s->n; i += n) {
-		n = s->n - i < TRACE_PASS_BATCH ? s->n - i : TRACE_PASS_BATCH;
-		from = s->recs + i;
-		for (k = 0; k < n; k++) {
-			batch[k].hdr = from[k].hdr;
-			batch[k].cpu = from[k].cpu;
-			batch[k].gap = from[k].gap != PIPE_GAP_BIG ?
-				       from[k].gap : s->big_gaps[big++];
-		}
-		if (!pass_batch(m, batch, n, ps))
-			return false;
-	}
-	return true;
+	return batch_taken(schedmodel_feed(m, s->recs, s->n, s->big_gaps,
+					   &fed), ps);
 }
 
 /*
