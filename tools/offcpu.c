@@ -67,6 +67,7 @@ struct offcpu {
 	size_t nr_buckets;
 	uint64_t series_start;
 	bool too_many;			/* --interval makes > SERIES_MAX */
+	bool plain;			/* see count_offcpu() */
 	bool failed;
 };
 
@@ -122,10 +123,13 @@ static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
 	return -EINVAL;
 }
 
-static inline struct offcpu_row *row_of(struct offcpu *o,
-					 const struct task *t)
+/* @plain: not --by process (see count_offcpu()) */
+static inline __attribute__((always_inline)) struct offcpu_row *
+row_of(struct offcpu *o, const struct task *t, bool plain)
 {
-	struct offcpu_row *row = (void *)report_row_of(&o->rows, t);
+	struct offcpu_row *row = plain ?
+				 (void *)report_thread_row(&o->rows, t) :
+				 (void *)report_row_of(&o->rows, t);
 
 	if (row && !o->rows.by_process)
 		row->threads = 1;
@@ -197,22 +201,20 @@ static void bucket_merge(struct offcpu_bucket *to,
 	to->count = count;
 }
 
-static inline __attribute__((always_inline)) void
-count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
+/*
+ * Whether @iv, of length @len, passes --cpu, --min and --max; if so, it
+ * goes into --interval's series too.
+ */
+static inline bool options_pass(struct offcpu *o, const struct offcpu_iv *iv,
+				uint64_t len)
 {
 	const struct selection *sel = &o->ctx->sel;
-	uint64_t len = iv->end - iv->iv_start;
-	struct offcpu_row *row;
 
-	/* renamed during an interval: it counts once, whole, at its end */
-	if ((iv->flags & IV_CONTINUED) ||
-	    !select_task(sel, (struct task *)iv->iv_task))
-		return;
 	if (sel->cpus && (iv->out_cpu == CPU_NONE ||
 			  !select_cpu(sel, iv->out_cpu)))
-		return;
+		return false;
 	if (len < o->min || (o->has_max && len > o->max))
-		return;
+		return false;
 	if (!(iv->iv_flags & (IV_CUT_START | IV_CUT_END)) && o->interval) {
 		if (!o->series_start) {
 			uint64_t end;
@@ -222,13 +224,33 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 		}
 		add_to_series(o, iv, len);
 	}
-	row = row_of(o, iv->iv_task);
+	return true;
+}
+
+/*
+ * @plain (a constant where it is inlined): no --cpu, --min, --max,
+ * --interval nor --by process (o->plain), whose work then goes.
+ */
+static inline __attribute__((always_inline)) void
+count_offcpu(struct offcpu *o, const struct offcpu_iv *iv, bool plain)
+{
+	uint64_t len = iv->end - iv->iv_start;
+	struct offcpu_row *row;
+
+	/* renamed during an interval: it counts once, whole, at its end */
+	if ((iv->flags & IV_CONTINUED) ||
+	    !select_task(&o->ctx->sel, (struct task *)iv->iv_task))
+		return;
+	if (!plain && !options_pass(o, iv, len))
+		return;
+	row = row_of(o, iv->iv_task, plain);
 	if (!row) {
 		o->failed = true;
 		return;
 	}
 	row->r.used = true;
-	count_thread(o, row, iv->iv_task);
+	if (!plain)
+		count_thread(o, row, iv->iv_task);
 	if (iv->iv_flags & (IV_CUT_START | IV_CUT_END)) {
 		row->censored++;
 		if (len > row->censored_max)
@@ -248,16 +270,22 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv)
 
 static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 {
-	count_offcpu(arg, iv);
+	count_offcpu(arg, iv, false);
 }
 
 static void on_offcpus(void *arg, const struct offcpu_iv *iv,
 		       unsigned int n)
 {
+	struct offcpu *o = arg;
 	unsigned int i;
 
+	if (o->plain) {
+		for (i = 0; i < n; i++)
+			count_offcpu(o, &iv[i], true);
+		return;
+	}
 	for (i = 0; i < n; i++)
-		count_offcpu(arg, &iv[i]);
+		count_offcpu(o, &iv[i], false);
 }
 
 static int offcpu_start(void *priv, struct report_ctx *ctx)
@@ -293,6 +321,8 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 				   format_duration(max, o->max));
 		return -EINVAL;
 	}
+	o->plain = !ctx->sel.cpus && !o->min && !o->has_max &&
+		   !o->interval && !o->rows.by_process;
 	return schedmodel_add_handler(ctx->model, &h);
 }
 

@@ -187,18 +187,24 @@ void report_rows_init(struct report_rows *rows, size_t size,
 struct report_row *report_process_row(struct report_rows *rows,
 				      const struct task *t);
 
+/* The row of thread @t (not --by process); NULL on ENOMEM. */
+static inline struct report_row *report_thread_row(struct report_rows *rows,
+						   const struct task *t)
+{
+	struct report_row *row = per_task_get(&rows->threads, t);
+
+	if (row)
+		row->task = t;
+	return row;
+}
+
 /* The row of @t, or of its process; NULL on ENOMEM.  Once per event. */
 static inline struct report_row *report_row_of(struct report_rows *rows,
 					       const struct task *t)
 {
-	struct report_row *row;
-
 	if (rows->by_process)
 		return report_process_row(rows, t);
-	row = per_task_get(&rows->threads, t);
-	if (row)
-		row->task = t;
-	return row;
+	return report_thread_row(rows, t);
 }
 
 /* Every row, used or not: report_rows_count() of them. */
