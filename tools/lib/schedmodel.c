@@ -1133,7 +1133,8 @@ static __attribute__((noinline)) char high_state_new(struct schedmodel *m,
 	return m->high_letter;
 }
 
-static inline char high_state_letter(struct schedmodel *m, uint32_t prev_state)
+static inline __attribute__((always_inline)) char
+high_state_letter(struct schedmodel *m, uint32_t prev_state)
 {
 	if (likely(m->high_letter && m->high_state == prev_state))
 		return m->high_letter;
