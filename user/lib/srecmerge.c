@@ -1354,7 +1354,7 @@ static unsigned int deliver_plain(struct srecreader *r,
 				  bool any_time)
 {
 	const int *plain = r->types.plain;
-	const bool *skip = r->skip;
+	const uint16_t *skip = r->skip;
 	uint64_t limit = r->skip_until, bound, last, seq;
 	const struct schedrec_header *hdr, *next;
 	const struct reader_chunk *chunk;
@@ -1458,9 +1458,9 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 	uint64_t limit = r->skip_until, low = *newest, ts, last, seq;
 	const struct schedrec_header *hdr, *next;
 	const int *plain = r->types.plain;
+	const uint16_t *skip = r->skip;
 	const unsigned char *at, *end;
-	const bool *skip = r->skip;
-	unsigned int k = 0, cpu;
+	unsigned int k = 0, cpu, size;
 
 	while (k < max) {
 		cpu = oldest_of(l->ts, n, &ts);
@@ -1482,17 +1482,24 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 		k++;
 		low = ts;
 		last = ts;
-		/* the records after it the caller need not get: skip_chain() */
-		for (;; at = (const void *)next, seq++) {
-			hdr = (const void *)at;
-			if (likely(!skip[hdr->type]) ||
-			    hdr->size != plain[hdr->type] ||
-			    at + hdr->size >= end || hdr->ts < last)
+		/*
+		 * The records after it the caller need not get, as
+		 * skip_chain() steps over them; each no older than the one
+		 * before, which the loop sees of the next.
+		 */
+		hdr = (const void *)at;
+		while (hdr->ts >= last) {
+			size = skip[hdr->type];
+			if (likely(!size) || hdr->size != size ||
+			    at + size >= end)
 				break;
-			next = (const void *)(at + hdr->size);
+			next = (const void *)(at + size);
 			if (next->ts >= limit || next->ts < hdr->ts)
 				break;
 			last = hdr->ts;
+			seq++;
+			at = (const void *)next;
+			hdr = next;
 		}
 		__builtin_prefetch(at + MERGE_PREFETCH);
 		l->at[cpu] = at;
@@ -1828,7 +1835,9 @@ void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns)
 	for (type = 0; type < 256; type++)
 		r->skip[type] = type < 64 && (types >> type & 1) &&
 				type != SCHEDREC_REC_LOST &&
-				type != SCHEDREC_REC_PAD && r->types.fixed[type];
+				type != SCHEDREC_REC_PAD &&
+				r->types.fixed[type] > 0 ?
+				r->types.fixed[type] : 0;
 	r->skip_before = before_ns;
 	skip_limit(r);
 }

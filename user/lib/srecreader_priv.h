@@ -101,7 +101,9 @@ struct srecreader {
 	struct reader_chunk *spare;	/* chunks to use again */
 	size_t spare_bytes;		/* their capacity */
 	uint64_t newest_ts;		/* of the records handed out */
-	bool skip[256];			/* types not to hand out, */
+	uint16_t skip[256];		/* types not to hand out: their
+					 * size (0: hand out),
+					 */
 	uint64_t skip_before;		/* before this: srecreader_skip() */
 	uint64_t skip_until;		/* the next record's bound, kept */
 	uint64_t keep_from;		/* srecreader_keep() */
