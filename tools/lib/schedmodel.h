@@ -234,7 +234,7 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 struct sched_rec {
 	const struct schedrec_header *hdr;
 	uint32_t gap;
-	uint16_t cpu;
+	uint16_t cpu;		/* < SREC_CPUS_MAX */
 	uint16_t spare;
 };
 
