@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 
 #include "sreccrc.h"
+#include "util.h"
 
 #define BIG	(1u << 20)
 
@@ -33,7 +34,7 @@ static unsigned char *random_bytes(size_t len, unsigned int seed)
 
 TEST(multiplies_where_the_cpu_can)
 {
-#if defined(__x86_64__)
+#ifdef SREC_CPU_FEATURES
 	__builtin_cpu_init();
 	EXPECT_EQ(!!__builtin_cpu_supports("pclmul"), srec_crc32_clmul());
 #else

@@ -119,28 +119,16 @@ int srecchunk_check_record(const struct srec_chunk_head *head,
 	return check_record(head, payload, pos, types, why, why_size);
 }
 
-#if defined(__x86_64__)
-#include <cpuid.h>
+#ifdef SREC_CPU_FEATURES
 #include <immintrin.h>
+#include <sys/platform/x86.h>
 
-/* check_plain32() can run here */
+/* check_plain32() can run here (SREC_CPU_FEATURES) */
 static bool avx2;
 
-/*
- * CPUID leaf 1 says AVX and that XGETBV reads XCR0, which says the
- * kernel keeps the AVX state; leaf 7 says AVX2.
- */
 static __attribute__((constructor)) void check_init(void)
 {
-	unsigned int eax, ebx, ecx, edx, xcr0, high;
-
-	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_OSXSAVE) ||
-	    !(ecx & bit_AVX))
-		return;
-	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(high) : "c"(0));
-	avx2 = (xcr0 & 6) == 6 &&
-	       __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
-	       (ebx & bit_AVX2);
+	avx2 = CPU_FEATURE_ACTIVE(AVX2);
 }
 
 /*
@@ -220,7 +208,7 @@ static uint32_t check_plain(const unsigned char *payload, uint32_t pos,
 
 	/* in locals: the stores through @seq and @last could alias rec's */
 	while (end - pos >= sizeof(*rec)) {
-#if defined(__x86_64__)
+#ifdef SREC_CPU_FEATURES
 		if (avx2) {
 			to = check_plain32(payload, pos, end, types->plain32,
 					   last_ts, prev->ts, next);

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "sreccrc.h"
+#include "util.h"
 
 uint32_t srec_crc32_zlib(uint32_t crc, const void *buf, size_t len)
 {
@@ -29,9 +30,9 @@ uint32_t srec_crc32_zlib(uint32_t crc, const void *buf, size_t len)
 	return len ? crc32_z(crc, buf, len) : crc;
 }
 
-#if defined(__x86_64__)
-#include <cpuid.h>
+#ifdef SREC_CPU_FEATURES
 #include <immintrin.h>
+#include <sys/platform/x86.h>
 
 /* P without its x^32, in the usual (not reflected) order */
 #define CRC32_POLY	0x04c11db7u
@@ -70,15 +71,12 @@ static __m128i fold_constants(unsigned int bits)
 }
 
 /*
- * One CPUID leaf says whether PCLMULQDQ is there: libgcc's
- * __builtin_cpu_supports() would read a dozen at start-up, each a trap to
- * the hypervisor in a VM.
+ * Whether PCLMULQDQ is there, as the C library found (SREC_CPU_FEATURES;
+ * libgcc's __builtin_cpu_supports() would read a dozen CPUID leaves).
  */
 static __attribute__((constructor)) void crc32_init(void)
 {
-	unsigned int eax, ebx, ecx, edx;
-
-	clmul = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_PCLMUL);
+	clmul = CPU_FEATURE_ACTIVE(PCLMULQDQ);
 	fold_512 = fold_constants(512);
 	fold_128 = fold_constants(128);
 }
