@@ -1517,13 +1517,13 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
  * (srecchunk_check()) past its first record: the oldest goes, and the
  * records after it that the caller need not get are stepped over, as
  * deliver_plain_one() does, but the CPUs' places stay in locals from one
- * record to the next, not in the heap.  It stops before a chunk's last
- * record (deliver() moves its CPU on to its next chunk), one at or after
- * the horizon (unless @any_time), one older than the last handed out,
- * one not of its type's plain size (a mapped file changed since), and
- * after @max; each goes through deliver().  How many it handed out; 0,
- * with r->merge_try cleared until a chunk's first record goes, if a CPU
- * is not in such a chunk.
+ * record to the next, not in the heap.  It stops after @max, and before
+ * a chunk's last record (deliver() moves its CPU on to its next chunk),
+ * one at or after the horizon (unless @any_time), one older than the
+ * last handed out or one not of its type's plain size (a mapped file
+ * changed since), which deliver() then hands out.  How many it handed
+ * out; 0, with r->merge_try cleared until a chunk's first record goes,
+ * if a CPU is not in such a chunk.
  */
 static unsigned int deliver_merged(struct srecreader *r,
 				   struct srec_record *recs, unsigned int max,
