@@ -1580,7 +1580,7 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 }
 
 /*
- * model_step() of @recs[0..@n) (struct sched_rec, @big their big gaps,
+ * model_step() of @recs[0..@n) (struct srec_ref, @big their big gaps,
  * if @compact, else struct srec_record) while it returns 1; the index of
  * the record that stopped it (or @n), what it returned in *@ret.
  */
@@ -1588,7 +1588,7 @@ static inline __attribute__((always_inline)) unsigned int
 feed_records(struct schedmodel *m, unsigned int wants, const void *recs,
 	     bool compact, const uint64_t *big, unsigned int n, int *ret)
 {
-	const struct sched_rec *c = recs;
+	const struct srec_ref *c = recs;
 	const struct srec_record *r = recs;
 	unsigned int i;
 	uint64_t gap;
@@ -1600,7 +1600,7 @@ feed_records(struct schedmodel *m, unsigned int wants, const void *recs,
 			continue;
 		}
 		gap = c[i].gap;
-		if (unlikely(gap == SCHED_GAP_BIG))
+		if (unlikely(gap == SREC_REF_GAP_BIG))
 			gap = *big++;
 		*ret = model_step(m, wants, c[i].hdr, c[i].cpu, gap);
 	}
@@ -1645,9 +1645,10 @@ feed_wanted(struct schedmodel *m, const void *recs, bool compact,
  * of the first), the model started at the first if it was not; a copy
  * for each kind of record.
  */
-static inline __attribute__((always_inline)) int feed_batch(struct schedmodel *m, const void *recs, bool compact,
-		      const uint64_t *big, unsigned int n,
-		      const struct schedrec_header *first, unsigned int *fed)
+static inline __attribute__((always_inline)) int
+feed_batch(struct schedmodel *m, const void *recs, bool compact,
+	   const uint64_t *big, unsigned int n,
+	   const struct schedrec_header *first, unsigned int *fed)
 {
 	int ret;
 
@@ -1672,7 +1673,7 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 			  fed);
 }
 
-int schedmodel_feed(struct schedmodel *m, const struct sched_rec *recs,
+int schedmodel_feed(struct schedmodel *m, const struct srec_ref *recs,
 		    unsigned int n, const uint64_t *big, unsigned int *fed)
 {
 	return feed_batch(m, recs, true, big, n, n ? recs[0].hdr : NULL, fed);

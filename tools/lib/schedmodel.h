@@ -224,22 +224,10 @@ int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed);
 
 /*
- * What the model reads of a record, for schedmodel_feed(): where it is,
- * its CPU, and how many numbers are missing before it; one of
- * SCHED_GAP_BIG or more is in the batch's big gaps, in order.  @spare is
- * the caller's.
+ * schedmodel_records() of records in short (struct srec_ref), those of a
+ * gap of SREC_REF_GAP_BIG or more in @big, in order.
  */
-#define SCHED_GAP_BIG	UINT32_MAX
-
-struct sched_rec {
-	const struct schedrec_header *hdr;
-	uint32_t gap;
-	uint16_t cpu;		/* < SREC_CPUS_MAX */
-	uint16_t spare;
-};
-
-/* schedmodel_records() of records as above, the big gaps in @big. */
-int schedmodel_feed(struct schedmodel *m, const struct sched_rec *recs,
+int schedmodel_feed(struct schedmodel *m, const struct srec_ref *recs,
 		    unsigned int n, const uint64_t *big, unsigned int *fed);
 
 /*

@@ -126,7 +126,7 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * does: the input is read as far, and says the same of what it holds.
  *
  * What crosses from one CPU's cache to the other's is kept small: a slot
- * holds only what the model reads of a record (struct sched_rec, 16
+ * holds only what the model reads of a record (struct srec_ref, 16
  * bytes against struct srec_record's 40), which the model takes as it is
  * (schedmodel_feed()), and the reader fills its own batch of struct
  * srec_record, which stays in its cache.  Writing slots of whole
@@ -138,16 +138,16 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
 #define PIPE_SLOTS	8
 
 /*
- * sched_rec.spare while the slot is filled: hdr is an offset into the
+ * srec_ref.spare while the slot is filled: hdr is an offset into the
  * slot's bytes, not a pointer yet
  */
 #define PIPE_COPIED	1
 
 struct pipe_slot {
-	struct sched_rec recs[PIPE_RECORDS];
+	struct srec_ref recs[PIPE_RECORDS];
 	unsigned char *bytes;	/* copies of the records */
 	size_t cap;
-	uint64_t *big_gaps;	/* gaps of SCHED_GAP_BIG and more */
+	uint64_t *big_gaps;	/* gaps of SREC_REF_GAP_BIG and more */
 	unsigned int nr_big, cap_big;
 	unsigned int n;		/* records */
 	uint64_t keep;		/* its lasting records' lowest chunk_offset */
@@ -191,7 +191,7 @@ static int slot_grow(struct pipe_slot *s, size_t need)
 	return 0;
 }
 
-/* A gap of SCHED_GAP_BIG or more into @s's big_gaps. */
+/* A gap of SREC_REF_GAP_BIG or more into @s's big_gaps. */
 static __attribute__((noinline)) int slot_big_gap(struct pipe_slot *s,
 						  uint64_t gap)
 {
@@ -209,14 +209,14 @@ static __attribute__((noinline)) int slot_big_gap(struct pipe_slot *s,
 }
 
 /* @rec's CPU and gap into @to; 0, or -ENOMEM. */
-static inline int slot_meta(struct pipe_slot *s, struct sched_rec *to,
+static inline int slot_meta(struct pipe_slot *s, struct srec_ref *to,
 			    const struct srec_record *rec)
 {
 	to->cpu = rec->cpu;
 	to->gap = rec->gap;
-	if (likely(rec->gap < SCHED_GAP_BIG))
+	if (likely(rec->gap < SREC_REF_GAP_BIG))
 		return 0;
-	to->gap = SCHED_GAP_BIG;
+	to->gap = SREC_REF_GAP_BIG;
 	return slot_big_gap(s, rec->gap);
 }
 
@@ -227,7 +227,7 @@ static inline int slot_meta(struct pipe_slot *s, struct sched_rec *to,
  * the record after them, or -ENOMEM.
  */
 static int slot_copy_run(struct pipe_slot *s, const struct srec_record *recs,
-			 unsigned int k, unsigned int n, struct sched_rec *to,
+			 unsigned int k, unsigned int n, struct srec_ref *to,
 			 size_t *len, uint64_t *newest)
 {
 	const unsigned char *from = (const void *)recs[k].hdr, *next = from;
@@ -264,7 +264,7 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s,
 		     const struct srec_record *recs, unsigned int n,
 		     size_t *len)
 {
-	struct sched_rec *to = s->recs + s->n;
+	struct srec_ref *to = s->recs + s->n;
 	uint64_t newest = 0, keep = s->keep;
 	unsigned int k;
 	int next;
@@ -311,11 +311,36 @@ static void slot_done(struct pipe_slot *s, size_t copied)
 						(uintptr_t)s->recs[i].hdr);
 }
 
+/*
+ * The first records of a batch of @want straight into @s, in short
+ * (srecreader_next_refs()), once the pass started: how many; *@past
+ * set if the last (the newest, in order) is past the window's end.
+ */
+static unsigned int slot_refs(struct pipe *p, struct pipe_slot *s,
+			      unsigned int want, bool *past)
+{
+	uint64_t offset;
+	unsigned int n;
+
+	if (!p->started)
+		return 0;
+	n = srecreader_next_refs(p->r, s->recs + s->n, want, &offset);
+	if (!n)
+		return 0;
+	if (offset < s->keep)
+		s->keep = offset;
+	srecreader_keep(p->r, s->keep < p->keep ? s->keep : p->keep);
+	s->n += n;
+	*past = s->recs[s->n - 1].hdr->ts >= p->win_end;
+	return n;
+}
+
 /* Fill @s with up to @max records, and say whether they are the last. */
 static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 {
 	struct srec_record batch[TRACE_PASS_BATCH];
-	unsigned int want;
+	unsigned int want, fast;
+	bool past_fast = false;
 	size_t len = 0;
 	int n, past;
 
@@ -327,18 +352,26 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 		want = max - s->n;
 		if (want > TRACE_PASS_BATCH)
 			want = TRACE_PASS_BATCH;
-		n = srecreader_next_batch(p->r, batch, want);
-		if (n <= 0) {
-			s->end = n;
-			break;
+		/* a batch as srecreader_next_batch() gives it, in two parts */
+		fast = slot_refs(p, s, want, &past_fast);
+		if (fast == want) {
+			n = 0;
+		} else if (fast) {
+			n = srecreader_next_more(p->r, batch, want - fast);
+		} else {
+			n = srecreader_next_batch(p->r, batch, want);
+			if (n <= 0) {
+				s->end = n;
+				break;
+			}
 		}
-		past = slot_copy(p, s, batch, n, &len);
+		past = n ? slot_copy(p, s, batch, n, &len) : 0;
 		if (past < 0) {
 			s->end = past;
 			break;
 		}
 		s->n += n;
-		if (past)
+		if (past || past_fast)
 			s->end = 0;
 	}
 	slot_done(s, len);

@@ -1446,15 +1446,17 @@ struct lanes {
 /*
  * deliver_merged()'s loop over the first @n lanes of @l (a constant
  * where it is inlined), records at or after @bound waiting: how many it
- * put into @recs, up to @max, the last one's time in *@newest (which
- * holds the newest handed out before), and the CPUs it moved on set in
- * *@moved.
+ * put into @out (struct srec_ref if @refs, else struct srec_record), up
+ * to @max, the last one's time in *@newest (which holds the newest
+ * handed out before), and the CPUs it moved on set in *@moved.
  */
 static inline __attribute__((always_inline)) unsigned int
 merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
-	    struct srec_record *recs, unsigned int max, uint64_t bound,
+	    void *out, bool refs, unsigned int max, uint64_t bound,
 	    uint64_t *newest, uint32_t *moved)
 {
+	struct srec_record *recs = out;
+	struct srec_ref *ref = out;
 	uint64_t limit = r->skip_until, low = *newest, ts, last, seq;
 	const struct schedrec_header *hdr, *next;
 	const int *plain = r->types.plain;
@@ -1473,12 +1475,20 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 		if (hdr->size != plain[hdr->type] || at >= end)
 			break;
 		seq = l->seq[cpu];
-		recs[k].hdr = hdr;
-		recs[k].cpu = cpu;
-		recs[k].lasting = l->lasting[cpu];
-		recs[k].seq = seq++;
-		recs[k].gap = 0;
-		recs[k].chunk_offset = l->offset[cpu];
+		if (refs) {
+			ref[k].hdr = hdr;
+			ref[k].gap = 0;
+			ref[k].cpu = cpu;
+			ref[k].spare = 0;
+		} else {
+			recs[k].hdr = hdr;
+			recs[k].cpu = cpu;
+			recs[k].lasting = l->lasting[cpu];
+			recs[k].seq = seq;
+			recs[k].gap = 0;
+			recs[k].chunk_offset = l->offset[cpu];
+		}
+		seq++;
 		k++;
 		low = ts;
 		last = ts;
@@ -1522,12 +1532,14 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
  * one at or after the horizon (unless @any_time), one older than the
  * last handed out or one not of its type's plain size (a mapped file
  * changed since), which deliver() then hands out.  How many it handed
- * out; 0, with r->merge_try cleared until a chunk's first record goes,
- * if a CPU is not in such a chunk.
+ * out into @out (as merge_lanes()); 0, with r->merge_try cleared until a
+ * chunk's first record goes, if a CPU is not in such a chunk.  Refs are
+ * of records in place in the mapped file only: 0 if a CPU's chunk is not
+ * (merge_try stays), and the lowest offset of the CPUs' chunks in *@keep.
  */
-static unsigned int deliver_merged(struct srecreader *r,
-				   struct srec_record *recs, unsigned int max,
-				   bool any_time)
+static inline __attribute__((always_inline)) unsigned int
+deliver_merged(struct srecreader *r, void *out, bool refs, unsigned int max,
+	       bool any_time, uint64_t *keep)
 {
 	uint64_t bound = any_time ? UINT64_MAX : r->horizon;
 	uint64_t newest = r->newest_ts;
@@ -1546,6 +1558,11 @@ static unsigned int deliver_merged(struct srecreader *r,
 			continue;
 		if (!chunk->plain || c->chunk_start)
 			goto not_plain;
+		/* refs are of lasting records: srecreader_next_batch() then */
+		if (refs && !chunk_borrowed(chunk))
+			return 0;
+		if (refs && chunk->offset < *keep)
+			*keep = chunk->offset;
 		l.at[cpu] = chunk->data + c->pos;
 		l.end[cpu] = chunk->data + chunk->head.raw_len;
 		l.seq[cpu] = c->next_seq;
@@ -1553,11 +1570,13 @@ static unsigned int deliver_merged(struct srecreader *r,
 		l.lasting[cpu] = chunk_borrowed(chunk);
 	}
 	if (r->nr_cpus <= 2)
-		n = merge_lanes(r, &l, 2, recs, max, bound, &newest, &moved);
+		n = merge_lanes(r, &l, 2, out, refs, max, bound, &newest,
+				&moved);
 	else if (r->nr_cpus <= 4)
-		n = merge_lanes(r, &l, 4, recs, max, bound, &newest, &moved);
+		n = merge_lanes(r, &l, 4, out, refs, max, bound, &newest,
+				&moved);
 	else
-		n = merge_lanes(r, &l, MERGE_SCAN_MAX, recs, max, bound,
+		n = merge_lanes(r, &l, MERGE_SCAN_MAX, out, refs, max, bound,
 				&newest, &moved);
 	for (cpu = 0; moved; cpu++, moved >>= 1) {
 		struct reader_cpu *c = &r->cpus[cpu];
@@ -1746,32 +1765,28 @@ int srecreader_next(struct srecreader *r, struct srec_record *rec)
 	return srecreader_next_batch(r, rec, 1);
 }
 
-int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
-			  unsigned int max)
+/*
+ * The common case of srecreader_next_batch(), kept small: records are
+ * ready.  A chunk handed out whole ends the batch, so that it is the one
+ * kept (retired) until the next call, with the records that point into
+ * it; until then no CPU leaves the heap and nothing is read, so of
+ * may_deliver() only the horizon can change its answer.  How many it
+ * handed out, up to @max.
+ */
+static unsigned int batch_fill(struct srecreader *r, struct srec_record *recs,
+			       unsigned int max)
 {
 	enum delivered done;
 	unsigned int n = 0;
 	bool any_time;
 
-	if (r->retired)
-		retire(r);
-	if (unlikely(srecinput_shrunk(&r->in)))
-		input_changed(r, r->in.offset);
-	if (r->error || !r->heap_len)
-		return next_slow(r, recs);
-	/*
-	 * The common case, kept small: records are ready.  A chunk handed
-	 * out whole ends the batch, so that it is the one kept (retired)
-	 * until the next call, with the records that point into it; until
-	 * then no CPU leaves the heap and nothing is read, so of
-	 * may_deliver() only the horizon can change its answer.
-	 */
 	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
 	       (any_time || r->heap_ts[0] < r->horizon)) {
 		/* the CPUs in plain chunks: most records, in a loop of their own */
 		if (r->merge_try) {
-			n += deliver_merged(r, recs + n, max - n, any_time);
+			n += deliver_merged(r, recs + n, false, max - n,
+					    any_time, NULL);
 			if (n == max ||
 			    !(any_time || r->heap_ts[0] < r->horizon))
 				break;
@@ -1790,7 +1805,46 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 		else
 			r->plain_skip--;
 	}
+	return n;
+}
+
+int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
+			  unsigned int max)
+{
+	unsigned int n;
+
+	if (r->retired)
+		retire(r);
+	if (unlikely(srecinput_shrunk(&r->in)))
+		input_changed(r, r->in.offset);
+	if (r->error || !r->heap_len)
+		return next_slow(r, recs);
+	n = batch_fill(r, recs, max);
 	return n ? (int)n : next_slow(r, recs);
+}
+
+unsigned int srecreader_next_more(struct srecreader *r,
+				  struct srec_record *recs, unsigned int max)
+{
+	return batch_fill(r, recs, max);
+}
+
+unsigned int srecreader_next_refs(struct srecreader *r, struct srec_ref *refs,
+				  unsigned int max, uint64_t *chunk_offset)
+{
+	bool any_time;
+
+	/* as srecreader_next_batch() starts */
+	if (r->retired)
+		retire(r);
+	if (unlikely(srecinput_shrunk(&r->in)) || r->error || !r->heap_len ||
+	    !r->merge_try)
+		return 0;
+	any_time = may_deliver_any(r);
+	if (!any_time && r->heap_ts[0] >= r->horizon)
+		return 0;
+	*chunk_offset = UINT64_MAX;
+	return deliver_merged(r, refs, true, max, any_time, chunk_offset);
 }
 
 int srecreader_for_each(struct srecreader *r,

@@ -211,6 +211,36 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 			  unsigned int max);
 
 /*
+ * A record in short, as a pass that hands records from thread to thread
+ * keeps it: where it is, its CPU, and how many numbers are missing
+ * before it (SREC_REF_GAP_BIG: that many or more, the whole number kept
+ * elsewhere).  @spare is the caller's.
+ */
+#define SREC_REF_GAP_BIG	UINT32_MAX
+
+struct srec_ref {
+	const struct schedrec_header *hdr;
+	uint32_t gap;
+	uint16_t cpu;		/* < SREC_CPUS_MAX */
+	uint16_t spare;
+};
+
+/*
+ * The first of the records srecreader_next_batch(@r, ..., @max) would
+ * hand out, in short into @refs, where they can go at their fastest:
+ * while every CPU is in the middle of a plain chunk of the mapped file,
+ * so that each is lasting, numbered next, with no gap.  Returns how many
+ * (up to @max), the lowest chunk_offset of theirs in *@chunk_offset.  If
+ * 0, srecreader_next_batch() gives the batch; if fewer than @max,
+ * srecreader_next_more() the rest of it, as srecreader_next_batch()
+ * would have, up to @max minus those, but 0 where that stopped after them.
+ */
+unsigned int srecreader_next_refs(struct srecreader *r, struct srec_ref *refs,
+				  unsigned int max, uint64_t *chunk_offset);
+unsigned int srecreader_next_more(struct srecreader *r,
+				  struct srec_record *recs, unsigned int max);
+
+/*
  * Records the caller has no use for: from now on, those of the types
  * whose bit (1ull << type) @types sets are not handed out where handing
  * them out could tell nothing else: of their type's fixed size, numbered
