@@ -94,7 +94,6 @@ void durstats_add_slow(struct durstats *d, uint64_t ns)
 			((uint64_t *)d->values)[d->count - 1] = ns;
 		else
 			((uint32_t *)d->values)[d->count - 1] = ns;
-		d->sorted = false;
 		return;
 	}
 	to_buckets(d);
@@ -127,11 +126,12 @@ static void swap_values(uint64_t *a, uint64_t *b)
 }
 
 /*
- * Sort @n values, ascending: a quicksort (qsort()'s call per comparison
- * costs more than the rest of a report's output), the median of three
- * as the pivot, the smaller part first so that the stack stays shallow.
+ * The value of rank @k (from 0) of the @n values at @v, ascending, put in
+ * its place there: a quickselect, the median of three as the pivot and
+ * Hoare's partition, then the part left (few values) sorted by insertion.
+ * One percentile costs a pass or two over the values, not a sort.
  */
-static void sort_values(uint64_t *v, size_t n)
+static uint64_t select_value(uint64_t *v, size_t n, size_t k)
 {
 	size_t i, j;
 	uint64_t pivot, x;
@@ -146,8 +146,9 @@ static void sort_values(uint64_t *v, size_t n)
 		}
 		pivot = v[n / 2];
 		/*
-		 * Hoare's partition: then [0, j] <= pivot <= [j + 1, n), and
-		 * neither part is empty, as v[0] <= pivot <= v[n - 1]
+		 * then [0, j] <= pivot <= [j + 1, n), and neither part is
+		 * empty, as v[0] <= pivot <= v[n - 1]: the search goes on
+		 * in the part that holds rank @k
 		 */
 		i = 0;
 		j = n - 1;
@@ -161,13 +162,12 @@ static void sort_values(uint64_t *v, size_t n)
 			swap_values(&v[i++], &v[j--]);
 		}
 		j++;
-		if (j < n - j) {
-			sort_values(v, j);
+		if (k < j) {
+			n = j;
+		} else {
 			v += j;
 			n -= j;
-		} else {
-			sort_values(v + j, n - j);
-			n = j;
+			k -= j;
 		}
 	}
 	for (i = 1; i < n; i++) {
@@ -176,6 +176,7 @@ static void sort_values(uint64_t *v, size_t n)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
+	return v[k];
 }
 
 uint64_t durstats_percentile(struct durstats *d, double pct)
@@ -193,16 +194,12 @@ uint64_t durstats_percentile(struct durstats *d, double pct)
 	if (rank > d->count)
 		rank = d->count;
 	if (d->values) {
-		/* sorted as 64-bit values: only those of rows printed */
-		if (!d->sorted) {
-			if (!widen(d, d->count)) {
-				d->failed = true;
-				return 0;
-			}
-			sort_values(d->values, d->count);
-			d->sorted = true;
+		/* as 64-bit values: only those of rows printed */
+		if (!widen(d, d->count)) {
+			d->failed = true;
+			return 0;
 		}
-		return ((const uint64_t *)d->values)[rank - 1];
+		return select_value(d->values, d->count, rank - 1);
 	}
 	for (b = 0; b < DURSTATS_BUCKETS; b++) {
 		seen += d->buckets[b] +

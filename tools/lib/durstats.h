@@ -35,7 +35,6 @@ struct durstats {
 	uint8_t *buckets;	/* after that: counts mod 256 */
 	uint32_t *carries;	/* and of 256, once a bucket wraps */
 	bool wide;		/* values are uint64_t, not uint32_t */
-	bool sorted;
 	bool failed;		/* out of memory: percentiles are 0 */
 };
 
@@ -94,14 +93,12 @@ static inline void durstats_add(struct durstats *d, uint64_t ns)
 		d->max = ns;
 	d->total += ns;
 	d->count++;
-	if (d->buckets) {
+	if (d->buckets)
 		durstats_count(d, durstats_bucket_of(ns));
-	} else if (d->count <= d->cap && !d->wide && ns <= UINT32_MAX) {
+	else if (d->count <= d->cap && !d->wide && ns <= UINT32_MAX)
 		((uint32_t *)d->values)[d->count - 1] = ns;
-		d->sorted = false;
-	} else {
+	else
 		durstats_add_slow(d, ns);
-	}
 }
 
 /*
