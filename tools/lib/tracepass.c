@@ -411,18 +411,25 @@ static bool model_may_go(struct pipe *p)
 	       __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
 }
 
-/* Until @may_go(@p): a spin, then sleep with *@sleeps set. */
+/*
+ * Until @may_go(@p): a spin, then sleep with *@sleeps set.  The model's
+ * thread (@help) spins only while it cannot help the reader
+ * (srecreader_help()).
+ */
 static void pipe_wait(struct pipe *p, bool (*may_go)(struct pipe *),
-		      bool *sleeps)
+		      bool *sleeps, bool help)
 {
-	unsigned int i;
+	unsigned int i = 0;
 
-	for (i = 0; i < p->spins; i++) {
+	while (i < p->spins) {
 		if (may_go(p))
 			return;
+		if (help && srecreader_help(p->r))
+			continue;
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
 #endif
+		i++;
 	}
 	pthread_mutex_lock(&p->lock);
 	__atomic_store_n(sleeps, true, __ATOMIC_SEQ_CST);
@@ -455,7 +462,7 @@ static void *pipe_reader(void *arg)
 	struct pipe_slot *s;
 
 	for (;;) {
-		pipe_wait(p, reader_may_go, &p->reader_sleeps);
+		pipe_wait(p, reader_may_go, &p->reader_sleeps, false);
 		if (__atomic_load_n(&p->stop, __ATOMIC_SEQ_CST))
 			break;
 		used = __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
@@ -477,7 +484,7 @@ static void *pipe_reader(void *arg)
 /* The next full slot, once there is one. */
 static struct pipe_slot *pipe_next(struct pipe *p)
 {
-	pipe_wait(p, model_may_go, &p->model_sleeps);
+	pipe_wait(p, model_may_go, &p->model_sleeps, true);
 	return &p->slots[p->used % PIPE_SLOTS];
 }
 

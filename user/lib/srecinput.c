@@ -210,6 +210,19 @@ bool srecinput_shrunk(const struct srecinput *in)
 	return in->map && __atomic_load_n(&in->map->shrunk, __ATOMIC_RELAXED);
 }
 
+const struct srecinput_map *srecinput_mapping(const struct srecinput *in)
+{
+	return in->map;
+}
+
+const unsigned char *srecinput_map_at(const struct srecinput_map *map,
+				      uint64_t offset, size_t len)
+{
+	if (!map || offset > map->end || len > map->end - offset)
+		return NULL;
+	return map->base + map->skip + offset;
+}
+
 const void *srecinput_borrow(struct srecinput *in, size_t len)
 {
 	const void *data;

@@ -69,4 +69,14 @@ void srecinput_map_free(struct srecinput_map *map);
 /* Whether the mapped file became shorter than it was when mapped. */
 bool srecinput_shrunk(const struct srecinput *in);
 
+/* The input's mapping (NULL: none), which stays until srecinput_free(). */
+const struct srecinput_map *srecinput_mapping(const struct srecinput *in);
+
+/*
+ * Where the @len bytes at offset @offset of the input are in @map, or
+ * NULL if they are not all there; from any thread while @map stays.
+ */
+const unsigned char *srecinput_map_at(const struct srecinput_map *map,
+				      uint64_t offset, size_t len);
+
 #endif /* SCHEDREC_SRECINPUT_H */

@@ -499,13 +499,14 @@ static void resync(struct srecreader *r, const char *why, bool head_cut)
 		    (unsigned long long)r->frame_offset);
 }
 
-static bool chunk_head_sane(const struct srecreader *r,
+bool reader_chunk_head_sane(const struct srecreader *r,
+			    const struct srec_frame *frame,
 			    const struct srec_chunk_head *h,
 			    char *why, size_t why_size)
 {
-	if (r->frame.head_len < sizeof(*h))
+	if (frame->head_len < sizeof(*h))
 		snprintf(why, why_size, "chunk head of %u bytes",
-			 r->frame.head_len);
+			 frame->head_len);
 	else if (h->cpu >= r->nr_cpus)
 		snprintf(why, why_size, "chunk of cpu %u, the file has %u",
 			 h->cpu, r->nr_cpus);
@@ -519,10 +520,10 @@ static bool chunk_head_sane(const struct srecreader *r,
 			 h->raw_len);
 	else if (h->flags & ~SREC_CHUNK_ZLIB)
 		snprintf(why, why_size, "unknown chunk flags %#x", h->flags);
-	else if ((h->flags & SREC_CHUNK_ZLIB) ? !r->frame.data_len :
-		 r->frame.data_len != h->raw_len)
+	else if ((h->flags & SREC_CHUNK_ZLIB) ? !frame->data_len :
+		 frame->data_len != h->raw_len)
 		snprintf(why, why_size, "%u bytes of data for a payload of %u",
-			 r->frame.data_len, h->raw_len);
+			 frame->data_len, h->raw_len);
 	else if (h->last_seq < h->first_seq ||
 		 h->last_seq - h->first_seq < h->count - 1)
 		snprintf(why, why_size, "%u records numbered %llu..%llu",
@@ -584,27 +585,39 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 		heap_push(r, cpu);
 }
 
-/* Whether the chunk just read is sound; if not, @why says what is wrong. */
+/*
+ * Whether the chunk just read is sound; if not, @why says what is wrong.
+ * A chunk in place in the mapped file may have been checked ahead
+ * (srecreader_help()): its checksum and its records' answer are taken
+ * then, but for a wrong one, which is checked again for @why.
+ */
 static bool chunk_sound(struct srecreader *r, enum section_status status,
 			const void *stored, struct reader_chunk *chunk,
 			char *why, size_t why_size)
 {
 	const struct srec_chunk_head *h = &chunk->head;
 	const struct reader_cpu *c = &r->cpus[h->cpu];
+	bool ahead;
+	uint32_t crc;
 	int ret;
 
 	if (status == SECTION_DAMAGED) {
 		snprintf(why, why_size, "padding is not zeros");
 		return false;
 	}
-	if (!reader_data_crc_ok(r, stored)) {
+	ahead = chunk_borrowed(chunk) &&
+		reader_ahead_take(r, chunk->offset, r->frame.data_len, &crc,
+				  &ret) && ret >= 0;
+	if (ahead ? crc != r->frame.data_crc : !reader_data_crc_ok(r, stored)) {
 		snprintf(why, why_size, "payload checksum mismatch");
 		return false;
 	}
 	if ((h->flags & SREC_CHUNK_ZLIB) &&
 	    !inflate_payload(r, stored, chunk, why, why_size))
 		return false;
-	ret = srecchunk_check(h, chunk->data, &r->types, why, why_size);
+	if (!ahead)
+		ret = srecchunk_check(h, chunk->data, &r->types, why,
+				      why_size);
 	if (ret < 0)
 		return false;
 	chunk->plain = ret == SRECCHUNK_PLAIN;
@@ -673,7 +686,7 @@ static void load_chunk(struct srecreader *r)
 	void *stored;
 
 	reader_copy_head(r, &h, sizeof(h));
-	if (!chunk_head_sane(r, &h, why, sizeof(why))) {
+	if (!reader_chunk_head_sane(r, &r->frame, &h, why, sizeof(why))) {
 		skip_corrupt(r, h.cpu < r->nr_cpus ? (int)h.cpu : -1, why);
 		return;
 	}
@@ -852,6 +865,7 @@ static void read_section(struct srecreader *r)
 		break;
 	}
 	r->status.offset = r->in.offset;
+	reader_ahead_moved(r);
 	if (r->opt.progress)
 		r->opt.progress(r->opt.progress_arg, r->status.file,
 				r->status.offset);

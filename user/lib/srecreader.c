@@ -70,12 +70,44 @@ void *reader_scratch(struct srecreader *r, size_t size)
 	return bigger;
 }
 
-void reader_copy_head(const struct srecreader *r, void *dst, size_t size)
+void reader_head_copy(void *dst, size_t size, const void *head,
+		      uint32_t head_len)
 {
-	size_t len = r->frame.head_len < size ? r->frame.head_len : size;
+	size_t len = head_len < size ? head_len : size;
 
 	memset(dst, 0, size);
-	memcpy(dst, r->head, len);
+	memcpy(dst, head, len);
+}
+
+void reader_copy_head(const struct srecreader *r, void *dst, size_t size)
+{
+	reader_head_copy(dst, size, r->head, r->frame.head_len);
+}
+
+bool reader_frame_lengths_ok(const struct srec_frame *frame, char *why,
+			     size_t why_size)
+{
+	if (frame->magic != SREC_MAGIC) {
+		snprintf(why, why_size, "no section magic");
+		return false;
+	}
+	if (frame->head_len % SREC_ALIGN || frame->head_len > SREC_HEAD_MAX ||
+	    frame->data_len > SREC_DATA_MAX) {
+		snprintf(why, why_size,
+			 "impossible lengths: head %u, data %u bytes",
+			 frame->head_len, frame->data_len);
+		return false;
+	}
+	return true;
+}
+
+bool reader_frame_crc_ok(const struct srec_frame *frame,
+			 const unsigned char *data)
+{
+	uint32_t crc = srec_crc32(0, data, SREC_FRAME_CRC_LEN);
+
+	return srec_crc32(crc, data + sizeof(*frame), frame->head_len) ==
+	       frame->head_crc;
 }
 
 /* Whether the frame at the input's offset is sound, without consuming. */
@@ -85,7 +117,6 @@ static enum section_status check_frame(struct srecreader *r,
 {
 	const unsigned char *data;
 	size_t avail;
-	uint32_t crc;
 
 	avail = srecinput_peek(&r->in, sizeof(*frame), &data);
 	if (!avail)
@@ -93,24 +124,13 @@ static enum section_status check_frame(struct srecreader *r,
 	if (avail < sizeof(*frame))
 		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
 	memcpy(frame, data, sizeof(*frame));
-	if (frame->magic != SREC_MAGIC) {
-		snprintf(why, why_size, "no section magic");
+	if (!reader_frame_lengths_ok(frame, why, why_size))
 		return SECTION_DAMAGED;
-	}
-	if (frame->head_len % SREC_ALIGN || frame->head_len > SREC_HEAD_MAX ||
-	    frame->data_len > SREC_DATA_MAX) {
-		snprintf(why, why_size,
-			 "impossible lengths: head %u, data %u bytes",
-			 frame->head_len, frame->data_len);
-		return SECTION_DAMAGED;
-	}
 	avail = srecinput_peek(&r->in, sizeof(*frame) + frame->head_len,
 			       &data);
 	if (avail < sizeof(*frame) + frame->head_len)
 		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
-	crc = srec_crc32(0, data, SREC_FRAME_CRC_LEN);
-	crc = srec_crc32(crc, data + sizeof(*frame), frame->head_len);
-	if (crc != frame->head_crc) {
+	if (!reader_frame_crc_ok(frame, data)) {
 		snprintf(why, why_size, "frame checksum mismatch");
 		return SECTION_DAMAGED;
 	}
@@ -135,7 +155,7 @@ static const unsigned char zeros[SREC_ALIGN];
 
 static size_t frame_pad_len(const struct srecreader *r)
 {
-	return (SREC_ALIGN - r->frame.data_len % SREC_ALIGN) % SREC_ALIGN;
+	return reader_pad_len(r->frame.data_len);
 }
 
 const void *reader_borrow_data(struct srecreader *r,
@@ -945,6 +965,8 @@ struct srecreader *srecreader_open_fd(int fd,
 	ret = read_header(r);
 	if (!ret)
 		ret = reader_merge_init(r);
+	if (!ret)
+		reader_ahead_start(r);
 	r->series_start_ns = r->info.file.start_mono_ns;
 	if (ret) {
 		snprintf(err, err_size, "%s", r->error ? r->message :
@@ -995,6 +1017,8 @@ int srecreader_add_file(struct srecreader *r, const char *path)
 	}
 	paths[r->nr_next++] = copy;
 	r->next_paths = paths;
+	/* the helper knows one mapping: the files that follow are read alone */
+	reader_ahead_stop(r);
 	return 0;
 }
 

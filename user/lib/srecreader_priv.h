@@ -43,6 +43,37 @@ static inline bool chunk_borrowed(const struct reader_chunk *chunk)
 	return chunk->data != chunk->payload;
 }
 
+/*
+ * Chunks checked ahead of the reader by another thread (srecahead.c):
+ * where the reader reads its next frame (UINT64_MAX: no help wanted),
+ * written by the reader alone; where the helper looks next, and the
+ * slot it fills next, its own; the slots, each written by the helper
+ * and read by the reader under a sequence count (odd while written).
+ */
+#define AHEAD_SLOTS	32
+
+struct ahead_slot {
+	unsigned int seq;
+	uint32_t data_len;
+	uint64_t offset;	/* of the chunk's frame */
+	uint32_t crc;		/* of its data */
+	int check;		/* srecchunk_check()'s answer */
+};
+
+struct reader_ahead {
+	char apart[64];		/* from the reader's fields, a cache line */
+	uint64_t at;
+	const struct srecinput_map *map;
+	char apart_at[64];
+	uint64_t scan;
+	uint64_t stuck;		/* where the reader was when scan was not
+				 * a frame to check
+				 */
+	unsigned int next;
+	char apart_scan[64];
+	struct ahead_slot slots[AHEAD_SLOTS];
+};
+
 struct reader_cpu {
 	struct reader_chunk *first;	/* queue of chunks, oldest first */
 	struct reader_chunk *last;
@@ -140,12 +171,31 @@ struct srecreader {
 	struct srecreader_status status;
 	int error;
 	char message[512];
+
+	struct reader_ahead ahead;
 };
 
 __printf(3, 4) void reader_warn(struct srecreader *r, uint64_t offset,
 				const char *fmt, ...);
 __printf(4, 5) int reader_fail(struct srecreader *r, int err, uint64_t offset,
 			       const char *fmt, ...);
+
+/*
+ * Whether @frame has the magic and lengths a frame can have; if not, @why
+ * says what is wrong.
+ */
+bool reader_frame_lengths_ok(const struct srec_frame *frame, char *why,
+			     size_t why_size);
+
+/* Whether the frame @frame at @data, its head after it, matches its CRC. */
+bool reader_frame_crc_ok(const struct srec_frame *frame,
+			 const unsigned char *data);
+
+/* The zeros after @data_len bytes of a section's data. */
+static inline size_t reader_pad_len(uint32_t data_len)
+{
+	return (SREC_ALIGN - data_len % SREC_ALIGN) % SREC_ALIGN;
+}
 
 /* Read the next frame and head into r->frame and r->head. */
 enum section_status reader_read_frame(struct srecreader *r, char *why,
@@ -168,7 +218,12 @@ const void *reader_borrow_data(struct srecreader *r,
 /* Whether the data just read into @data matches the frame's CRC. */
 bool reader_data_crc_ok(const struct srecreader *r, const void *data);
 
-/* Copy the head into @dst of @size bytes, zero-filling what it lacks. */
+/*
+ * Copy the head (@head, @head_len bytes) into @dst of @size bytes,
+ * zero-filling what it lacks; reader_copy_head() of the current one.
+ */
+void reader_head_copy(void *dst, size_t size, const void *head,
+		      uint32_t head_len);
 void reader_copy_head(const struct srecreader *r, void *dst, size_t size);
 
 /* Scratch memory of at least @size bytes, or NULL. */
@@ -181,6 +236,28 @@ void *reader_scratch(struct srecreader *r, size_t size);
  * or false if there was none.
  */
 bool reader_next_file(struct srecreader *r);
+
+/* Whether @h, the head of a chunk in @frame, can be; if not, @why. */
+bool reader_chunk_head_sane(const struct srecreader *r,
+			    const struct srec_frame *frame,
+			    const struct srec_chunk_head *h,
+			    char *why, size_t why_size);
+
+/*
+ * Help from now on, if @r reads one mapped file (reader_ahead), or no
+ * more; the reader's next frame is at r->in.offset.
+ */
+void reader_ahead_start(struct srecreader *r);
+void reader_ahead_stop(struct srecreader *r);
+void reader_ahead_moved(struct srecreader *r);
+
+/*
+ * The CRC of the data of the chunk whose frame is at @offset, with
+ * @data_len bytes of data, and srecchunk_check()'s answer, into *@crc
+ * and *@check, if the helper checked it: true then.
+ */
+bool reader_ahead_take(struct srecreader *r, uint64_t offset,
+		       uint32_t data_len, uint32_t *crc, int *check);
 
 /* The merge's side of open and close (srecmerge.c). */
 int reader_merge_init(struct srecreader *r);
