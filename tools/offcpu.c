@@ -131,7 +131,7 @@ row_of(struct offcpu *o, const struct task *t, bool plain)
 				 (void *)report_thread_row(&o->rows, t) :
 				 (void *)report_row_of(&o->rows, t);
 
-	if (row && !o->rows.by_process)
+	if (row && (plain || !o->rows.by_process))
 		row->threads = 1;
 	return row;
 }

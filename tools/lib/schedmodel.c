@@ -1236,11 +1236,10 @@ on_switch(struct schedmodel *m, unsigned int wants, uint32_t cpu,
  * says whether it could; if not, nothing was changed.
  */
 static inline __attribute__((always_inline)) bool
-switch_plain(struct schedmodel *m, uint32_t cpu,
+switch_plain(struct schedmodel *m, struct cpu *c, uint32_t cpu,
 	     const struct schedrec_switch *sw)
 {
 	bool preempt = sw->hdr.flags & SCHEDREC_F_PREEMPT;
-	struct cpu *c = &m->cpus[cpu];
 	struct thread *prev = c->curr, *next = NULL;
 	uint64_t ts = sw->hdr.ts;
 	struct offcpu_iv *iv;
@@ -1529,12 +1528,14 @@ model_step(struct schedmodel *m, unsigned int wants,
 	c->seen = true;
 	c->last_ts = hdr->ts;
 
-	switch (hdr->type) {
-	case SCHEDREC_EV_SWITCH:
+	/* most records are switches: no jump through the table for them */
+	if (likely(hdr->type == SCHEDREC_EV_SWITCH)) {
 		if (wants != (WANT_OFFCPU | WANT_QUEUED) ||
-		    !switch_plain(m, cpu, (const void *)hdr))
+		    !switch_plain(m, c, cpu, (const void *)hdr))
 			on_switch(m, wants, cpu, (const void *)hdr);
-		break;
+		return m->failed ? -ENOMEM : 1;
+	}
+	switch (hdr->type) {
 	case SCHEDREC_EV_WAKING:
 	case SCHEDREC_EV_WAKEUP:
 	case SCHEDREC_EV_WAKEUP_NEW:
