@@ -1462,12 +1462,12 @@ struct lanes {
  * where it is inlined), records at or after @bound waiting: how many it
  * put into @out (struct srec_ref if @refs, else struct srec_record), up
  * to @max, the last one's time in *@newest (which holds the newest
- * handed out before), and the CPUs it moved on set in *@moved.
+ * handed out before).  A lane it did not move on keeps what it had.
  */
 static inline __attribute__((always_inline)) unsigned int
 merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 	    void *out, bool refs, unsigned int max, uint64_t bound,
-	    uint64_t *newest, uint32_t *moved)
+	    uint64_t *newest)
 {
 	struct srec_record *recs = out;
 	struct srec_ref *ref = out;
@@ -1530,7 +1530,6 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 		l->seq[cpu] = seq;
 		l->last[cpu] = last;
 		l->ts[cpu] = hdr->ts;
-		*moved |= 1u << cpu;
 	}
 	*newest = low;
 	return k;
@@ -1558,7 +1557,6 @@ deliver_merged(struct srecreader *r, void *out, bool refs, unsigned int max,
 	uint64_t bound = any_time ? UINT64_MAX : r->horizon;
 	uint64_t newest = r->newest_ts;
 	unsigned int n, cpu;
-	uint32_t moved = 0;
 	struct lanes l;
 
 	if (!r->scan)
@@ -1580,22 +1578,22 @@ deliver_merged(struct srecreader *r, void *out, bool refs, unsigned int max,
 		l.at[cpu] = chunk->data + c->pos;
 		l.end[cpu] = chunk->data + chunk->head.raw_len;
 		l.seq[cpu] = c->next_seq;
+		l.last[cpu] = c->stats.last_ts;
 		l.offset[cpu] = chunk->offset;
 		l.lasting[cpu] = chunk_borrowed(chunk);
 	}
 	if (r->nr_cpus <= 2)
-		n = merge_lanes(r, &l, 2, out, refs, max, bound, &newest,
-				&moved);
+		n = merge_lanes(r, &l, 2, out, refs, max, bound, &newest);
 	else if (r->nr_cpus <= 4)
-		n = merge_lanes(r, &l, 4, out, refs, max, bound, &newest,
-				&moved);
+		n = merge_lanes(r, &l, 4, out, refs, max, bound, &newest);
 	else
 		n = merge_lanes(r, &l, MERGE_SCAN_MAX, out, refs, max, bound,
-				&newest, &moved);
-	for (cpu = 0; moved; cpu++, moved >>= 1) {
+				&newest);
+	/* a lane that did not move on writes back what it had */
+	for (cpu = 0; n && cpu < r->nr_cpus; cpu++) {
 		struct reader_cpu *c = &r->cpus[cpu];
 
-		if (!(moved & 1))
+		if (!(r->scan_has >> cpu & 1))
 			continue;
 		run_done(c, l.at[cpu] - c->first->data, l.seq[cpu],
 			 l.last[cpu]);
