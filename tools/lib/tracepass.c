@@ -128,10 +128,12 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * What crosses from one CPU's cache to the other's is kept small: a slot
  * holds only what the model reads of a record (struct srec_ref, 16
  * bytes against struct srec_record's 40), which the model takes as it is
- * (schedmodel_feed()), and the reader fills its own batch of struct
- * srec_record, which stays in its cache.  Writing slots of whole
- * srec_records made the reader some 25 % slower whenever the model ran
- * beside it.
+ * (schedmodel_feed()).  Most records the reader merges straight into the
+ * slot in that form (srecreader_next_refs()); the others come through
+ * its own batch of struct srec_record, which stays in its cache.
+ * Writing slots of whole srec_records made the reader some 25 % slower
+ * whenever the model ran beside it.  While the model's thread waits for
+ * a slot, it checks chunks ahead of the reader (srecreader_help()).
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */

@@ -80,7 +80,8 @@ bool reader_ahead_take(struct srecreader *r, uint64_t offset,
 	for (i = 0; i < AHEAD_SLOTS; i++) {
 		s = &r->ahead.slots[i];
 		seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-		if (seq % 2 ||
+		/* 0: never filled; odd: being filled */
+		if (!seq || seq % 2 ||
 		    __atomic_load_n(&s->offset, __ATOMIC_RELAXED) != offset)
 			continue;
 		len = __atomic_load_n(&s->data_len, __ATOMIC_RELAXED);
