@@ -256,6 +256,17 @@ static int slot_copy_run(struct pipe_slot *s, const struct srec_record *recs,
 }
 
 /*
+ * @s holds lasting records of chunks from file offset @keep on: what it
+ * and the full slots hold stays (srecreader_keep()).
+ */
+static void slot_keep(struct pipe *p, struct pipe_slot *s, uint64_t keep)
+{
+	if (keep < s->keep)
+		s->keep = keep;
+	srecreader_keep(p->r, s->keep < p->keep ? s->keep : p->keep);
+}
+
+/*
  * The @n records of @recs after the @s->n of @s: copied into its bytes, at
  * *@len on (their hdr an offset there until the slot is full), but for
  * the lasting ones.  Records that lie one after the other (a run of a
@@ -294,9 +305,7 @@ static int slot_copy(struct pipe *p, struct pipe_slot *s,
 		to[k].spare = 0;
 		k++;
 	}
-	s->keep = keep;
-	/* what this slot and the full ones hold stays */
-	srecreader_keep(p->r, keep < p->keep ? keep : p->keep);
+	slot_keep(p, s, keep);
 	return newest >= p->win_end;
 }
 
@@ -329,9 +338,7 @@ static unsigned int slot_refs(struct pipe *p, struct pipe_slot *s,
 	n = srecreader_next_refs(p->r, s->recs + s->n, want, &offset);
 	if (!n)
 		return 0;
-	if (offset < s->keep)
-		s->keep = offset;
-	srecreader_keep(p->r, s->keep < p->keep ? s->keep : p->keep);
+	slot_keep(p, s, offset);
 	s->n += n;
 	*past = s->recs[s->n - 1].hdr->ts >= p->win_end;
 	return n;
