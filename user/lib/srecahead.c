@@ -137,7 +137,8 @@ bool srecreader_help(struct srecreader *r)
 		a->scan = at;
 	for (step = 0; step < AHEAD_STEPS; step++) {
 		offset = a->scan;
-		if (offset - at > AHEAD_BYTES)
+		/* far enough, or a slot's answer the reader has yet to take */
+		if (offset - at > AHEAD_BYTES || slot_waits(a, at))
 			return false;
 		head = frame_at(a->map, offset, &frame);
 		if (!head) {
@@ -149,11 +150,6 @@ bool srecreader_help(struct srecreader *r)
 			  frame.data_len + reader_pad_len(frame.data_len);
 		if (frame.type != SREC_SEC_CHUNK)
 			continue;
-		/* an answer the reader has yet to reach is not overwritten */
-		if (slot_waits(a, at)) {
-			a->scan = offset;
-			return false;
-		}
 		reader_head_copy(&h, sizeof(h), head, frame.head_len);
 		data = srecinput_map_at(a->map, offset + sizeof(frame) +
 					frame.head_len, frame.data_len);
