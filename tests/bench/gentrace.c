@@ -10,7 +10,11 @@
  * sequence is consistent, so the reports do their real work.  The file is
  * written with the real writer, SYNC rounds included.
  *
- *	gentrace [-c CPUS] [-t THREADS] [-n RECORDS] [-z LEVEL] [-s SEED] OUT
+ *	gentrace [-c CPUS] [-p POSSIBLE] [-t THREADS] [-n RECORDS] [-z LEVEL]
+ *		 [-s SEED] OUT
+ *
+ * CPUS are online and hold records; the file has POSSIBLE CPUs (default
+ * CPUS), as a machine with CPUs that may be brought online later.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -235,13 +239,16 @@ int main(int argc, char **argv)
 	struct srec_thread *snap;
 	uint64_t records = 100000000;
 	char online[32];
-	int c, fd, zlib = 0, ret;
+	int c, fd, zlib = 0, ret, possible = 0;
 	unsigned int i;
 
-	while ((c = getopt(argc, argv, "c:t:n:z:s:")) != -1) {
+	while ((c = getopt(argc, argv, "c:p:t:n:z:s:")) != -1) {
 		switch (c) {
 		case 'c':
 			s.nr_cpus = atoi(optarg);
+			break;
+		case 'p':
+			possible = atoi(optarg);
 			break;
 		case 't':
 			s.nr_threads = atoi(optarg);
@@ -256,12 +263,13 @@ int main(int argc, char **argv)
 			s.rng = atoi(optarg) ?: 1;
 			break;
 		default:
-			fprintf(stderr, "usage: gentrace [-c CPUS] [-t THREADS] [-n RECORDS] [-z LEVEL] [-s SEED] OUT\n");
+			fprintf(stderr, "usage: gentrace [-c CPUS] [-p POSSIBLE] [-t THREADS] [-n RECORDS] [-z LEVEL] [-s SEED] OUT\n");
 			return 2;
 		}
 	}
-	if (optind != argc - 1 || !s.nr_cpus || s.nr_threads < s.nr_cpus) {
-		fprintf(stderr, "usage: gentrace [-c CPUS] [-t THREADS] [-n RECORDS] [-z LEVEL] [-s SEED] OUT\n");
+	if (optind != argc - 1 || !s.nr_cpus || s.nr_threads < s.nr_cpus ||
+	    (possible && possible < s.nr_cpus)) {
+		fprintf(stderr, "usage: gentrace [-c CPUS] [-p POSSIBLE] [-t THREADS] [-n RECORDS] [-z LEVEL] [-s SEED] OUT\n");
 		return 2;
 	}
 	s.cpus = calloc(s.nr_cpus, sizeof(*s.cpus));
@@ -296,7 +304,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = srecwriter_open(&s.w, fd, &(struct srecwriter_options){
-		.nr_cpus = s.nr_cpus, .zlib_level = zlib });
+		.nr_cpus = possible ?: s.nr_cpus, .zlib_level = zlib });
 	if (!ret)
 		ret = srecwriter_write_header(s.w, &hdr);
 	if (!ret)

@@ -22,6 +22,8 @@
  * cases are the same every run: cases 0 to 39, case N from seed N.
  * SCHEDREC_FUZZ_FIRST=F runs cases F to F + 39 instead, to look further by
  * hand: for f in $(seq 1000 40 1960); do SCHEDREC_FUZZ_FIRST=$f ...; done
+ * SCHEDREC_FUZZ_KEEP=DIR keeps each case's trace there as SEED.srec
+ * (tests/compare_builds.sh runs two builds on them).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -479,6 +481,21 @@ static void cmd_start(struct fuzz_cmd *c, const char *bin)
 	arg(c, "%s", bin);
 }
 
+/* A copy of @trace in SCHEDREC_FUZZ_KEEP, if set. */
+static void keep_trace(const char *trace, uint64_t seed)
+{
+	const char *keep = getenv("SCHEDREC_FUZZ_KEEP");
+	char cmd[1024];
+
+	if (!keep || !*keep)
+		return;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/%" PRIu64 ".srec'", trace,
+		 keep, seed);
+	if (system(cmd))
+		fprintf(stderr, "fuzz: could not keep %s in %s\n", trace,
+			keep);
+}
+
 /* Case @seed: its trace through every report and export. */
 static bool run_case(struct __test_metadata *_metadata, const char *bin,
 		     const char *dir, uint64_t seed)
@@ -545,6 +562,7 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 		add_selection(&c, &f, &st);
 		ok &= run_ok(_metadata, &f, &c, desc_path);
 	}
+	keep_trace(trace, seed);
 	/* what failed stays for a look: the description and its trace */
 	if (ok) {
 		unlink(trace);
