@@ -94,7 +94,8 @@ invocations() {
 	EOF
 }
 
-# run BIN THREADS INVOCATION DIR: the run's outputs into DIR
+# run_one BIN THREADS INVOCATION DIR TRACE: the run's outputs into DIR
+# (the outputs may name the directory: both builds run in the same one)
 run_one() {
 	local bin=$1 threads=$2 inv=$3 dir=$4 trace=$5
 	local -a argv
@@ -106,19 +107,22 @@ run_one() {
 		timeout 300 "$bin" "${argv[@]}" >"$dir/stdout" 2>"$dir/stderr" \
 		</dev/null
 	 echo $? >"$dir/status")
-	# the outputs name their own directory: the same for both builds
-	sed -i "s|$dir/files|OUT|g" "$dir/stdout" "$dir/stderr"
 }
 
 compare() {
-	local old=$1 new=$2 tmp runs=0 differ=0 trace inv threads
+	local old new tmp runs=0 differ=0 trace inv threads
+	old=$(realpath "$1") && new=$(realpath "$2") || exit 2
 	shift 2
 	tmp=$(mktemp -d) || exit 2
 	for trace in "$@"; do
+		trace=$(realpath "$trace") || exit 2
 		while read -r inv; do
 			for threads in 1 ""; do
-				run_one "$old" "$threads" "$inv" "$tmp/a" "$trace"
-				run_one "$new" "$threads" "$inv" "$tmp/b" "$trace"
+				rm -rf "$tmp/a" "$tmp/b"
+				run_one "$old" "$threads" "$inv" "$tmp/run" "$trace"
+				mv "$tmp/run" "$tmp/a"
+				run_one "$new" "$threads" "$inv" "$tmp/run" "$trace"
+				mv "$tmp/run" "$tmp/b"
 				runs=$((runs + 1))
 				if ! diff -r "$tmp/a" "$tmp/b" >"$tmp/diff" 2>&1; then
 					differ=$((differ + 1))

@@ -239,7 +239,8 @@ int main(int argc, char **argv)
 	struct srec_thread *snap;
 	uint64_t records = 100000000;
 	char online[32];
-	int c, fd, zlib = 0, ret, possible = 0;
+	unsigned int possible = 0;
+	int c, fd, zlib = 0, ret;
 	unsigned int i;
 
 	while ((c = getopt(argc, argv, "c:p:t:n:z:s:")) != -1) {
@@ -248,7 +249,7 @@ int main(int argc, char **argv)
 			s.nr_cpus = atoi(optarg);
 			break;
 		case 'p':
-			possible = atoi(optarg);
+			possible = strtoul(optarg, NULL, 10);
 			break;
 		case 't':
 			s.nr_threads = atoi(optarg);
