@@ -496,6 +496,49 @@ static void keep_trace(const char *trace, uint64_t seed)
 			keep);
 }
 
+/*
+ * One report run twice must draw the same: the flame graphs of
+ * --per-thread once named a thread after whichever of its entries a hash
+ * of their addresses put first, which changes from run to run.  Run
+ * with the plain build (SCHEDREC_BIN): AddressSanitizer's allocator
+ * places the memory alike in each run, and hid that.
+ */
+static bool same_twice(struct __test_metadata *_metadata,
+		       const struct fuzz_trace *f, const char *bin,
+		       const char *trace, const char *dir,
+		       const char *desc_path)
+{
+	char *svg[2];
+	size_t len[2];
+	struct fuzz_cmd c;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < 2; i++) {
+		cmd_start(&c, bin);
+		args(&c, "report flame --per-thread");
+		arg(&c, "%s", trace);
+		arg(&c, "--svg=%s/twice-%u.svg", dir, i);
+		ok &= run_ok(_metadata, f, &c, desc_path);
+	}
+	if (!ok)
+		return false;
+	for (i = 0; i < 2; i++) {
+		char path[300];
+
+		snprintf(path, sizeof(path), "%s/twice-%u.svg", dir, i);
+		svg[i] = read_file(path, &len[i]);
+	}
+	ok = svg[0] && svg[1] && len[0] == len[1] &&
+	     !memcmp(svg[0], svg[1], len[0]);
+	if (!ok)
+		TH_LOG("%s: report flame --per-thread drew two different graphs of one trace",
+		       desc_path);
+	free(svg[0]);
+	free(svg[1]);
+	return ok;
+}
+
 /* Case @seed: its trace through every report and export. */
 static bool run_case(struct __test_metadata *_metadata, const char *bin,
 		     const char *dir, uint64_t seed)
@@ -562,6 +605,7 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 		add_selection(&c, &f, &st);
 		ok &= run_ok(_metadata, &f, &c, desc_path);
 	}
+	ok &= same_twice(_metadata, &f, schedrec_bin(), trace, dir, desc_path);
 	keep_trace(trace, seed);
 	/* what failed stays for a look: the description and its trace */
 	if (ok) {

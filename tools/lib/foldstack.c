@@ -352,11 +352,21 @@ static char *format_line(const struct fold_entry *e, const struct ksyms *ks)
 	return sb.s;
 }
 
+/*
+ * By text, then by thread: the entries come in the order of a hash of
+ * their addresses, and of lines of equal text merge_equal() keeps the
+ * first entry, which must not depend on where the memory was.
+ */
 static int compare_lines(const void *a, const void *b)
 {
 	const struct fold_line *x = a, *y = b;
+	int ret = strcmp(x->stack, y->stack);
 
-	return strcmp(x->stack, y->stack);
+	if (ret)
+		return ret;
+	if (x->entry->task->id != y->entry->task->id)
+		return x->entry->task->id < y->entry->task->id ? -1 : 1;
+	return (unsigned char)x->entry->state - (unsigned char)y->entry->state;
 }
 
 /*
