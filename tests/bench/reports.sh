@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 #
 # tests/bench/reports.sh: the throughput of `schedrec report`, sourced by
-# tests/bench/run.sh (which sets root, out and the lib.sh helpers) and
-# runnable alone: `bash tests/bench/reports.sh`.
+# tests/bench/run.sh (which sets root, out and the lib.sh helpers) and by
+# tests/bench/ab.sh, and runnable alone: `bash tests/bench/reports.sh`.
 #
 # Part 1 (reports_bench): gentrace writes synthetic traces with the real
 # writer (kept in build/bench/ between runs, remade when gentrace or its

@@ -29,6 +29,7 @@
 # timehist and latency on the same VM workload (more boots, through
 # tests/demo/run.sh).  Target: every report >= 20 M records/s on one core
 # on 4, 16 and 64 CPUs, and offcpu 20 times perf sched's events/s.
+# tests/bench/ab.sh, run by hand, decides whether an optimisation stays.
 #
 # Outputs in build/bench/: console.log (the whole guest console), runs.csv
 # (one row per round and workload), summary.md (the tables printed last).
