@@ -42,6 +42,7 @@ reports_cpus=${BENCH_REPORT_CPUS:-4 16/32 64/128}
 reports_list=${BENCH_REPORT_LIST:-offcpu tenancy states latency heatmap timeline folded}
 reports_baseline=${BENCH_BASELINE:-}
 reports_target=20	# M records/s on one core
+reports_threads=16	# of a synthetic trace, a CPU
 
 # One run of "$@", its output thrown away: prints "wall_s cpu_s maxrss_kb"
 # (CPU: user + system of all its threads, to the ms); fails if it fails.
@@ -85,7 +86,7 @@ reports_trace_path() {
 reports_trace() {
 	local path args stamp
 	path=$(reports_trace_path "$@")
-	args=(-c "$1" -p "$2" -t $(($1 * 16)) -n "$3")
+	args=(-c "$1" -p "$2" -t $(($1 * reports_threads)) -n "$3")
 	stamp="${args[*]} $(sha1sum "$out/gentrace" | cut -d' ' -f1)"
 	if [ -s "$path" ] && [ "$(head -n 1 "$path.stamp" 2>/dev/null)" = "$stamp" ]; then
 		return 0
@@ -115,9 +116,13 @@ reports_measure() {
 		: >"$file.$i"
 	done
 	for ((round = 0; round < reports_rounds; round++)); do
-		order=(0)
-		[ "${#reports_bins[@]}" = 1 ] || order=(0 1)
-		[ $((round % 2)) = 0 ] || [ "${#order[@]}" = 1 ] || order=(1 0)
+		if [ "${#reports_bins[@]}" = 1 ]; then
+			order=(0)
+		elif [ $((round % 2)) = 0 ]; then
+			order=(0 1)
+		else
+			order=(1 0)
+		fi
 		for i in "${order[@]}"; do
 			b=${reports_bins[i]}
 			if ! one=$(time_run env SCHEDREC_THREADS=1 "$b" report "$r" -q "$big") ||
@@ -137,10 +142,19 @@ reports_measure() {
 # table's row of REPORT from reports_measure's FILE.0 (and FILE.1, the
 # baseline's, if there is one); appends its verdict line to VERDICTS.
 reports_row() {
-	local file=$1 base=
-	[ "${#reports_bins[@]}" = 1 ] || base=$file.1
+	local file=$1 base='' ratio1='' ratio2=''
+	if [ "${#reports_bins[@]}" = 2 ]; then
+		base=$file.1
+		# the median over the rounds of new/old: CPU time in one
+		# thread, wall time by default
+		read -r _ ratio1 _ <<<"$(paste -d' ' "$file.0" "$base" |
+			awk '{ print $1 / $7 }' | quartiles)"
+		read -r _ ratio2 _ <<<"$(paste -d' ' "$file.0" "$base" |
+			awk '{ print $4 / $10 }' | quartiles)"
+	fi
 	awk -v r="$2" -v label="$3" -v n="$4" -v bytes="$5" -v dd="$6" \
-		-v target="$reports_target" -v vfile="$7" '
+		-v target="$reports_target" -v vfile="$7" -v ratio1="$ratio1" \
+		-v ratio2="$ratio2" '
 		# per binary f (0 new, 1 baseline) and round i: v[f, i, column]
 		FNR == 1 { f = nf++ }
 		{ rounds[f] = FNR; for (c = 1; c <= 6; c++) v[f, FNR, c] = $c }
@@ -151,17 +165,6 @@ reports_row() {
 				if (sign * v[f, i, c] < sign * v[f, k, c])
 					k = i
 			return k
-		}
-		# the median over the rounds of new/old of column c
-		function ratio(c,   i, j, x, t, m) {
-			m = rounds[0] < rounds[1] ? rounds[0] : rounds[1]
-			for (i = 1; i <= m; i++) {
-				x[i] = v[0, i, c] / v[1, i, c]
-				for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
-					t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
-				}
-			}
-			return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
 		}
 		function fig(f) {
 			one[f] = v[f, pick(f, 1, 1), 1]
@@ -184,7 +187,7 @@ reports_row() {
 				flat[0])
 			if (nf > 1) {
 				printf " %.1f | %.3f | %.2f | %.3f | %.1f | %.1f |",
-					rate[1], ratio(1), wall[1], ratio(4), rss[1],
+					rate[1], ratio1, wall[1], ratio2, rss[1],
 					tenth[1]
 				line = line sprintf("; baseline %.1f M records/s: %s, RSS %s",
 					rate[1], met[1], flat[1])
@@ -232,7 +235,7 @@ reports_bench() {
 			time_run dd if="$path" of=/dev/null bs=1M | cut -d' ' -f1
 		done | sort -g | head -n 1)
 		echo
-		echo "### $online CPUs online of $possible possible: $records records, $((bytes / 1000000)) MB, $((online * 16)) threads; dd $dd_wall s"
+		echo "### $online CPUs online of $possible possible: $records records, $((bytes / 1000000)) MB, $((online * reports_threads)) threads; dd $dd_wall s"
 		echo
 		if [ -z "$reports_baseline" ]; then
 			echo "| report | CPU s, 1 thread | M records/s, one core | MB/s, one core | wall s, default | M records/s, wall | CPU s, default | wall / dd | peak RSS MB | RSS a tenth MB |"
