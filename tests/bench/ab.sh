@@ -26,7 +26,9 @@
 #	p25 > 1.05	loss >= 5 % outside the noise
 #	p25 > 1		loss outside the noise, not 5 %
 #	otherwise	no change outside the noise
-# The last line: NEW stays if some ratio shows a gain >= 5 % outside the
+# A second table gives, for each binary, trace and CPU state, the median
+# ratio of wall times default / one thread (target: at most 1.05, the
+# other CPU busy too).  The last line: NEW stays if some ratio shows a gain >= 5 % outside the
 # noise and none a loss >= 5 % outside it (it counts the smaller losses
 # outside the noise too: look at them).  Before the rounds, OLD and NEW run
 # once on each trace and their outputs are compared (a note if they
@@ -97,7 +99,7 @@ verdict() {
 old=$1 new=$2
 shift 2
 report=offcpu
-if [ $# -gt 0 ] && [ ! -f "$1" ]; then
+if [ $# -gt 0 ] && [ ! -e "$1" ] && [[ $1 != */* ]]; then
 	report=$1
 	shift
 fi
@@ -181,6 +183,25 @@ for ((t = 0; t < ${#traces[@]}; t++)); do
 			done
 			echo "$row"
 		done
+	done
+done
+echo
+echo "Two threads against one: wall time by default / wall time in one thread, the same binary's runs of each round, median (p25-p75); the target: the default mode at most 5 % slower (median <= 1.05), with the other CPU busy too."
+echo
+echo "| trace | other CPU | OLD default/1 | NEW default/1 | NEW: at most 5 % slower |"
+echo "|---|---|---|---|---|"
+for ((t = 0; t < ${#traces[@]}; t++)); do
+	for state in free busy; do
+		row="| $(basename "${traces[t]}") | $state |"
+		for i in 0 1; do
+			read -r p25 med p75 <<<"$(paste -d' ' "$dir/$t.$state.1.$i" \
+				"$dir/$t.$state.default.$i" |
+				awk '{ print $3 / $1 }' | quartiles)"
+			row+=$(awk -v m="$med" -v a="$p25" -v b="$p75" \
+				'BEGIN { printf " %.3f (%.3f-%.3f) |", m, a, b }')
+		done
+		row+=$(awk -v m="$med" 'BEGIN { print (m <= 1.05 ? " met |" : " NOT MET |") }')
+		echo "$row"
 	done
 done
 echo
