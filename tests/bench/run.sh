@@ -195,7 +195,7 @@ main() {
 	boot "$vmlinuz"
 	check_console || status=1
 	if [ "$reports" = 1 ]; then
-		log "report throughput on the host, and against perf sched on a VM run (9 to 15 minutes)"
+		log "report throughput on the host, and against perf sched on a VM run (12 to 20 minutes)"
 		reports_all >"$out/reports.md" ||
 			status=1
 	fi
