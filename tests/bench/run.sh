@@ -21,12 +21,15 @@
 # bandwidth measured in the same run.  Target: 20 M records/s drained raw
 # with no loss.
 #
-# After the boot: tests/bench/reports.sh, the throughput of `schedrec
-# report` on a synthetic trace of 100 M records (records/s, peak RSS, next
-# to cat and dd of the file), and against perf sched timehist and latency
-# on the same VM workload (a second boot, through tests/demo/run.sh).
-# Target: offcpu >= 20 M records/s on one core, and 20 times perf sched's
-# events/s.
+# After the boot: tests/bench/reports.sh, the throughput of every `schedrec
+# report` on synthetic traces of 4 CPUs (100 M records), 16 of 32 and 64
+# of 128 possible (30 M) (records/s, peak RSS at full length and at a
+# tenth, next to dd of the file; with BENCH_BASELINE=OLD_SCHEDREC, both
+# binaries in interleaved rounds and their ratio), and against perf sched
+# timehist and latency on the same VM workload (more boots, through
+# tests/demo/run.sh).  Target: every report >= 20 M records/s on one core
+# on 4, 16 and 64 CPUs, and offcpu 20 times perf sched's events/s.
+# tests/bench/ab.sh, run by hand, decides whether an optimisation stays.
 #
 # Outputs in build/bench/: console.log (the whole guest console), runs.csv
 # (one row per round and workload), summary.md (the tables printed last).
@@ -56,6 +59,9 @@
 #   BENCH_DRAIN_SECONDS=3    seconds per drain_bench run (9 runs)
 #   BENCH_REPORTS=1          0: leave out the reports' benchmark
 #                            (tests/bench/reports.sh: BENCH_REPORT_RECORDS,
+#                            BENCH_REPORT_WIDE_RECORDS, BENCH_REPORT_CPUS,
+#                            BENCH_REPORT_LIST, BENCH_REPORT_ROUNDS,
+#                            BENCH_BASELINE, BENCH_REPORT_PERF,
 #                            BENCH_PERF_LOOPS, BENCH_PERF_RUNS,
 #                            BENCH_PERF_LARGE_LOOPS, BENCH_PERF_LARGE_RUNS)
 #   BENCH_STACK=1            1: a fourth run per round, schedrec with the
@@ -189,8 +195,8 @@ main() {
 	boot "$vmlinuz"
 	check_console || status=1
 	if [ "$reports" = 1 ]; then
-		log "report throughput on the host, and against perf sched on a VM run (9 to 15 minutes)"
-		{ reports_bench && echo && perf_vs_schedrec_both; } >"$out/reports.md" ||
+		log "report throughput on the host, and against perf sched on a VM run (12 to 20 minutes)"
+		reports_all >"$out/reports.md" ||
 			status=1
 	fi
 	: >"$out/summary.md"
