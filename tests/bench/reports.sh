@@ -9,8 +9,11 @@
 # writer (kept in build/bench/ between runs, remade when gentrace or its
 # arguments change): 4 CPUs of BENCH_REPORT_RECORDS records (100 M by
 # default, 3.2 GB), and 16 CPUs online of 32 possible and 64 of 128, of
-# BENCH_REPORT_WIDE_RECORDS records (30 M, 1 GB, or BENCH_REPORT_RECORDS if
-# that is less), 16 threads a CPU; each also a tenth as long.  Every report
+# BENCH_REPORT_WIDE_RECORDS records (60 M, 1.9 GB, or BENCH_REPORT_RECORDS if
+# that is less), 16 threads a CPU; each also a tenth as long.  The tenth
+# of the 64-CPU trace has about 3 chunks of a MiB per CPU: a reader holds
+# up to a few chunks of every CPU, so a shorter tenth would show its RSS
+# still rising to that bound, not a growth with the trace.  Every report
 # of BENCH_REPORT_LIST reads each trace in BENCH_REPORT_ROUNDS rounds (3),
 # once in one thread (SCHEDREC_THREADS=1) and once as it runs by default
 # (with a second CPU, the reader in a thread of its own), and the tenth by
@@ -35,7 +38,7 @@
 # workload's runqueues, which the synthetic trace lacks.
 
 reports_records=${BENCH_REPORT_RECORDS:-100000000}
-reports_wide_records=${BENCH_REPORT_WIDE_RECORDS:-$((reports_records < 30000000 ? reports_records : 30000000))}
+reports_wide_records=${BENCH_REPORT_WIDE_RECORDS:-$((reports_records < 60000000 ? reports_records : 60000000))}
 reports_rounds=${BENCH_REPORT_ROUNDS:-3}
 # ONLINE[/POSSIBLE] CPUs a trace; more than 4 online: the wide length
 reports_cpus=${BENCH_REPORT_CPUS:-4 16/32 64/128}

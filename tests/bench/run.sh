@@ -23,7 +23,7 @@
 #
 # After the boot: tests/bench/reports.sh, the throughput of every `schedrec
 # report` on synthetic traces of 4 CPUs (100 M records), 16 of 32 and 64
-# of 128 possible (30 M) (records/s, peak RSS at full length and at a
+# of 128 possible (60 M) (records/s, peak RSS at full length and at a
 # tenth, next to dd of the file; with BENCH_BASELINE=OLD_SCHEDREC, both
 # binaries in interleaved rounds and their ratio), and against perf sched
 # timehist and latency on the same VM workload (more boots, through
