@@ -13,10 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "export.h"
 #include "front.h"
+#include "toolerr.h"
 #include "tracepass.h"
+#include "verbs.h"
 
 static const struct export_format *const formats[] = {
 	&perfetto_export,
@@ -267,7 +268,7 @@ static int open_output(const struct front *fr,
 		return EXIT_USAGE;
 	ctx->out = fopen(ctx->out_path, "w");
 	if (!ctx->out) {
-		cmd_error("export", errno, "cannot write %s", ctx->out_path);
+		tool_error("export", errno, "cannot write %s", ctx->out_path);
 		return EXIT_FAIL;
 	}
 	/* never remove what is not a file of ours (-o /dev/null) */
@@ -300,8 +301,8 @@ static int close_output(struct export_ctx *ctx, int status, int err)
 		err = -errno;
 	ctx->out = NULL;
 	if (err && err != -EPIPE && err != -ECANCELED)
-		cmd_error("export", err, "cannot write %s",
-			  is_stdout ? "standard output" : ctx->out_path);
+		tool_error("export", err, "cannot write %s",
+			   is_stdout ? "standard output" : ctx->out_path);
 	if (err)
 		status = EXIT_FAIL;
 	if ((status == EXIT_FAIL || status == EXIT_USAGE) && ctx->out_is_file)
@@ -333,7 +334,7 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 	if (ret && pass.error)
 		return close_output(ctx, EXIT_FAIL, pass.error);
 	if (ret == -ENOMEM) {
-		cmd_error("export", ret, "cannot read %s", ctx->path);
+		tool_error("export", ret, "cannot read %s", ctx->path);
 		return close_output(ctx, EXIT_FAIL, 0);
 	}
 	if (!ret && front_window_after_end(fr))
@@ -380,7 +381,7 @@ int cmd_export(int argc, char **argv)
 	if (!priv || !opts) {
 		free(priv);
 		free(opts);
-		cmd_error("export", ENOMEM, "cannot start");
+		tool_error("export", ENOMEM, "cannot start");
 		return EXIT_FAIL;
 	}
 	argc--;

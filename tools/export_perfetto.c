@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "export.h"
 #include "idmap.h"
 #include "json.h"
 #include "table.h"
 #include "timefmt.h"
+#include "toolerr.h"
 
 /*
  * The pseudo-process of the CPU tracks, and its threads: above every

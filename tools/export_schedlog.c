@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "archive.h"
-#include "cmd.h"
 #include "export.h"
 #include "taskstate.h"
+#include "toolerr.h"
 
 /* SchedLog's event ids, and ours for what SchedLog has no event for. */
 enum schedlog_event {
@@ -93,9 +93,9 @@ static const char *temp_dir(void)
 /* Say that a temporary file failed with @err: -ECANCELED, said. */
 static int temp_error(int err)
 {
-	cmd_error("export schedlog", err,
-		  "cannot write a temporary file in %s (set TMPDIR)",
-		  temp_dir());
+	tool_error("export schedlog", err,
+		   "cannot write a temporary file in %s (set TMPDIR)",
+		   temp_dir());
 	return -ECANCELED;
 }
 
@@ -111,9 +111,9 @@ static int temp_file(void)
 		return -ENAMETOOLONG;
 	fd = mkstemp(path);
 	if (fd < 0) {
-		cmd_error("export schedlog", errno,
-			  "cannot make a temporary file in %s (set TMPDIR)",
-			  dir);
+		tool_error("export schedlog", errno,
+			   "cannot make a temporary file in %s (set TMPDIR)",
+			   dir);
 		return -ECANCELED;
 	}
 	unlink(path);

@@ -22,11 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "htmlpage.h"
 #include "json.h"
 #include "report.h"
 #include "timefmt.h"
+#include "toolerr.h"
 #include "tracepass.h"
 
 #define SECONDS_DEFAULT	10	/* per-second views pre-rendered */
@@ -241,14 +241,14 @@ static int prepare_dir(struct html *h)
 	}
 	ret = make_dirs(h->dir);
 	if (ret) {
-		cmd_error("report", ret, "html: cannot create the directory %s",
-			  h->dir);
+		tool_error("report", ret, "html: cannot create the directory %s",
+			   h->dir);
 		return ret;
 	}
 	ret = dir_used(h->dir);
 	if (ret < 0) {
-		cmd_error("report", ret, "html: cannot read the directory %s",
-			  h->dir);
+		tool_error("report", ret, "html: cannot read the directory %s",
+			   h->dir);
 		return ret;
 	}
 	if (ret && !h->force) {
@@ -262,13 +262,13 @@ static int prepare_dir(struct html *h)
 		return -ENAMETOOLONG;
 	if (mkdir(sub, 0777) && errno != EEXIST) {
 		ret = -errno;
-		cmd_error("report", ret, "html: cannot create %s", sub);
+		tool_error("report", ret, "html: cannot create %s", sub);
 		return ret;
 	}
 	/* a directory we may not write into fails here, not after the pass */
 	if (access(h->dir, W_OK) || access(sub, W_OK)) {
 		ret = -errno;
-		cmd_error("report", ret, "html: cannot write into %s", h->dir);
+		tool_error("report", ret, "html: cannot write into %s", h->dir);
 		return ret;
 	}
 	return 0;
@@ -295,8 +295,8 @@ static FILE *open_file(struct html *h, const char *name)
 	FILE *f = path ? fopen(path, "w") : NULL;
 
 	if (!f) {
-		cmd_error("report", path ? errno : ENAMETOOLONG,
-			  "html: cannot write %s/%s", h->dir, name);
+		tool_error("report", path ? errno : ENAMETOOLONG,
+			   "html: cannot write %s/%s", h->dir, name);
 		return NULL;
 	}
 	list_file(h, name);
@@ -319,8 +319,8 @@ static int close_file(struct html *h, FILE *f, const char *name, int ret)
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret && ret != -EINVAL)
-		cmd_error("report", ret, "html: cannot write %s/%s", h->dir,
-			  name);
+		tool_error("report", ret, "html: cannot write %s/%s", h->dir,
+			   name);
 	return ret;
 }
 
@@ -402,8 +402,8 @@ static int html_start(void *priv, struct report_ctx *ctx)
 		ret = p->report->start(h->privs[i], ctx);
 		ctx->csv = false;
 		if (ret && ret != -EINVAL)
-			cmd_error("report", ret, "html: cannot start %s",
-				  p->name);
+			tool_error("report", ret, "html: cannot start %s",
+				   p->name);
 		if (ret)
 			return ret;
 	}
@@ -980,7 +980,7 @@ static int write_heatmap(struct html *h, FILE *f)
 		return -ENAMETOOLONG;
 	ret = html_inline_svg(f, h->path, "heat", "heatmap");
 	if (ret) {
-		cmd_error("report", ret, "html: cannot read %s", h->path);
+		tool_error("report", ret, "html: cannot read %s", h->path);
 		return ret;
 	}
 	put_files(f, "heatmap", PART_ALL);
@@ -1078,7 +1078,7 @@ static int write_table(struct html *h, FILE *f, const struct table_spec *t)
 	snprintf(id, sizeof(id), "table-%s", t->part);
 	ret = html_csv_table(f, h->path, id, PAGE_ROWS, &rows);
 	if (ret) {
-		cmd_error("report", ret, "html: cannot read %s", h->path);
+		tool_error("report", ret, "html: cannot read %s", h->path);
 		return ret;
 	}
 	fputs("</div>\n<p class=\"files\">", f);

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "durstats.h"
 #include "idmap.h"
 #include "report.h"
 #include "svg.h"
 #include "table.h"
 #include "timefmt.h"
+#include "toolerr.h"
 
 /* Buckets of --interval at most: it is memory per bucket. */
 #define SERIES_MAX	(1u << 20)
@@ -649,7 +649,7 @@ static int offcpu_output(void *priv, struct report_ctx *ctx)
 	uint64_t window = report_window_ns(ctx);
 
 	if (o->failed) {
-		cmd_error("report", ENOMEM, "offcpu");
+		tool_error("report", ENOMEM, "offcpu");
 		return -ENOMEM;
 	}
 	/* every interval of the window is printed, not only those with ends */

@@ -12,12 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "front.h"
 #include "pairs.h"
 #include "report.h"
 #include "timefmt.h"
+#include "toolerr.h"
 #include "tracepass.h"
+#include "verbs.h"
 
 static const struct report *const reports[] = {
 	&offcpu_report,
@@ -523,8 +524,8 @@ FILE *report_svg_open(struct report_ctx *ctx)
 	}
 	f = fopen(ctx->svg_path, "w");
 	if (!f) {
-		cmd_error("report", errno, "cannot write the chart %s",
-			  ctx->svg_path);
+		tool_error("report", errno, "cannot write the chart %s",
+			   ctx->svg_path);
 		ctx->said = true;
 		return NULL;
 	}
@@ -570,8 +571,8 @@ int report_svg_close(struct report_ctx *ctx, FILE *f, int ret)
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
-		cmd_error("report", ret, "cannot write the chart %s",
-			  ctx->svg_path);
+		tool_error("report", ret, "cannot write the chart %s",
+			   ctx->svg_path);
 		ctx->said = true;
 		svg_remove(ctx);
 	}
@@ -691,11 +692,11 @@ static int run_report(const struct report *r, struct front *fr,
 		return EXIT_USAGE;
 	if (ret) {
 		if (ret != -EPIPE && !ctx->said)
-			cmd_error("report", ret, "cannot write the report");
+			tool_error("report", ret, "cannot write the report");
 		return EXIT_FAIL;
 	}
 	if (fflush(ctx->out)) {
-		cmd_error("report", errno, "cannot write the report");
+		tool_error("report", errno, "cannot write the report");
 		return EXIT_FAIL;
 	}
 	return ctx->partial && status == EXIT_OK ? EXIT_LOST : status;
@@ -738,7 +739,7 @@ int cmd_report(int argc, char **argv)
 	if (!opts || !priv) {
 		free(opts);
 		free(priv);
-		cmd_error("report", ENOMEM, "cannot start");
+		tool_error("report", ENOMEM, "cannot start");
 		return EXIT_FAIL;
 	}
 	status = EXIT_USAGE;

@@ -4,13 +4,13 @@
  * verb lives in a file of its own and parses its own options.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "modversion.h"
 #include "uapi/schedrec.h"
+#include "verbs.h"
 
 struct verb {
 	const char *name;
@@ -26,19 +26,6 @@ static const struct verb verbs[] = {
 	{ "export", cmd_export, "write a trace for Perfetto, SchedDisplay (schedlog),\n"
 	  "           as CSV, or as OpenMetrics for Prometheus" },
 };
-
-void cmd_error(const char *verb, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "schedrec %s: ", verb);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-}
 
 static void print_help(FILE *out)
 {

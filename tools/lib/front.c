@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "front.h"
 #include "table.h"
 #include "timefmt.h"
+#include "toolerr.h"
 #include "tracepass.h"
 
 static const struct option shared_options[] = {
@@ -200,7 +200,7 @@ int front_open(struct front *f)
 	select_window(f->sel, &window);
 	*f->model = schedmodel_new(*f->info, &window);
 	if (!*f->model) {
-		cmd_error(f->verb, ENOMEM, "cannot start");
+		tool_error(f->verb, ENOMEM, "cannot start");
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
