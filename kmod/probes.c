@@ -93,7 +93,7 @@ static inline u8 probe_context_flags(void)
  * tracepoint's and the scheduler's frames above us differ from kernel to
  * kernel (a static call to the probe, or __traceiter_sched_switch; is
  * __schedule() split?), so they are kept, and readers trim them by name
- * (tools/lib/ksyms.h).
+ * (user/lib/ksyms.h).
  */
 static noinline void probe_stack(struct schedrec_ring *ring, u64 ts)
 {

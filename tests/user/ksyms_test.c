@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/lib/ksyms on a made-up /proc/kallsyms: lookups exactly on a
+ * user/lib/ksyms on a made-up /proc/kallsyms: lookups exactly on a
  * symbol, between two, below the first and too far past the last; data
  * symbols ignored; module symbols named with their module; of two names
  * of one address the first listed; a snapshot whose addresses are all 0 is
