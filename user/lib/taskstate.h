@@ -2,9 +2,9 @@
 /*
  * Decode the raw task state that schedrec records at sched_switch
  * (prev->__state plus the preempt flag) into the letter ftrace prints for
- * prev_state.  The module keeps the state raw on purpose (DESIGN.md, "Record
- * raw facts, decode later"): a kernel whose encoding differs needs a change
- * here, not in the module.
+ * prev_state.  The module keeps the state raw on purpose (doc/design.md,
+ * "Record raw facts, decode later"): a kernel whose encoding differs needs
+ * a change here, not in the module.
  *
  * The bit values are those of include/linux/sched.h, identical in Linux 6.1
  * and 6.12 (with and without PREEMPT_RT).  They are spelled out here rather
