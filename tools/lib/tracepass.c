@@ -132,8 +132,7 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * slot in that form (srecreader_next_refs()); the others come through
  * its own batch of struct srec_record, which stays in its cache.
  * Writing slots of whole srec_records made the reader some 25 % slower
- * whenever the model ran beside it.  While the model's thread waits for
- * a slot, it checks chunks ahead of the reader (srecreader_help()).
+ * whenever the model ran beside it.
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */
@@ -420,21 +419,15 @@ static bool model_may_go(struct pipe *p)
 	       __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
 }
 
-/*
- * Until @may_go(@p): a spin, then sleep with *@sleeps set.  The model's
- * thread (@help) spins only while it cannot help the reader
- * (srecreader_help()).
- */
+/* Until @may_go(@p): a spin, then sleep with *@sleeps set. */
 static void pipe_wait(struct pipe *p, bool (*may_go)(struct pipe *),
-		      bool *sleeps, bool help)
+		      bool *sleeps)
 {
 	unsigned int i = 0;
 
 	while (i < p->spins) {
 		if (may_go(p))
 			return;
-		if (help && srecreader_help(p->r))
-			continue;
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
 #endif
@@ -471,7 +464,7 @@ static void *pipe_reader(void *arg)
 	struct pipe_slot *s;
 
 	for (;;) {
-		pipe_wait(p, reader_may_go, &p->reader_sleeps, false);
+		pipe_wait(p, reader_may_go, &p->reader_sleeps);
 		if (__atomic_load_n(&p->stop, __ATOMIC_SEQ_CST))
 			break;
 		used = __atomic_load_n(&p->used, __ATOMIC_SEQ_CST);
@@ -493,7 +486,7 @@ static void *pipe_reader(void *arg)
 /* The next full slot, once there is one. */
 static struct pipe_slot *pipe_next(struct pipe *p)
 {
-	pipe_wait(p, model_may_go, &p->model_sleeps, true);
+	pipe_wait(p, model_may_go, &p->model_sleeps);
 	return &p->slots[p->used % PIPE_SLOTS];
 }
 

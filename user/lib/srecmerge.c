@@ -587,9 +587,6 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 
 /*
  * Whether the chunk just read is sound; if not, @why says what is wrong.
- * A chunk in place in the mapped file may have been checked ahead
- * (srecreader_help()): its checksum and its records' answer are taken
- * then, but for a wrong one, which is checked again for @why.
  */
 static bool chunk_sound(struct srecreader *r, enum section_status status,
 			const void *stored, struct reader_chunk *chunk,
@@ -597,27 +594,20 @@ static bool chunk_sound(struct srecreader *r, enum section_status status,
 {
 	const struct srec_chunk_head *h = &chunk->head;
 	const struct reader_cpu *c = &r->cpus[h->cpu];
-	bool ahead;
-	uint32_t crc;
 	int ret;
 
 	if (status == SECTION_DAMAGED) {
 		snprintf(why, why_size, "padding is not zeros");
 		return false;
 	}
-	ahead = chunk_borrowed(chunk) &&
-		reader_ahead_take(r, chunk->offset, r->frame.data_len, &crc,
-				  &ret) && ret >= 0;
-	if (ahead ? crc != r->frame.data_crc : !reader_data_crc_ok(r, stored)) {
+	if (!reader_data_crc_ok(r, stored)) {
 		snprintf(why, why_size, "payload checksum mismatch");
 		return false;
 	}
 	if ((h->flags & SREC_CHUNK_ZLIB) &&
 	    !inflate_payload(r, stored, chunk, why, why_size))
 		return false;
-	if (!ahead)
-		ret = srecchunk_check(h, chunk->data, &r->types, why,
-				      why_size);
+	ret = srecchunk_check(h, chunk->data, &r->types, why, why_size);
 	if (ret < 0)
 		return false;
 	chunk->plain = ret == SRECCHUNK_PLAIN;
@@ -865,7 +855,6 @@ static void read_section(struct srecreader *r)
 		break;
 	}
 	r->status.offset = r->in.offset;
-	reader_ahead_moved(r);
 	if (r->opt.progress)
 		r->opt.progress(r->opt.progress_arg, r->status.file,
 				r->status.offset);

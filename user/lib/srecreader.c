@@ -965,8 +965,6 @@ struct srecreader *srecreader_open_fd(int fd,
 	ret = read_header(r);
 	if (!ret)
 		ret = reader_merge_init(r);
-	if (!ret)
-		reader_ahead_start(r);
 	r->series_start_ns = r->info.file.start_mono_ns;
 	if (ret) {
 		snprintf(err, err_size, "%s", r->error ? r->message :
@@ -1017,8 +1015,6 @@ int srecreader_add_file(struct srecreader *r, const char *path)
 	}
 	paths[r->nr_next++] = copy;
 	r->next_paths = paths;
-	/* the helper knows one mapping: the files that follow are read alone */
-	reader_ahead_stop(r);
 	return 0;
 }
 

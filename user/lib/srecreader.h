@@ -241,17 +241,6 @@ unsigned int srecreader_next_more(struct srecreader *r,
 				  struct srec_record *recs, unsigned int max);
 
 /*
- * Work for another thread while it waits for records from @r: check a
- * chunk of the mapped file ahead of the reader, its checksum and its
- * records (which the reader would check when it reaches the chunk, and
- * then need not).  Returns whether it did; false while there is nothing
- * to do (the reader is far enough behind, or the input is not one mapped
- * file).  One thread may call it while another reads from @r, until
- * srecreader_close().
- */
-bool srecreader_help(struct srecreader *r);
-
-/*
  * Records the caller has no use for: from now on, those of the types
  * whose bit (1ull << type) @types sets are not handed out where handing
  * them out could tell nothing else: of their type's fixed size, numbered
@@ -309,7 +298,6 @@ struct srecreader_status {
 	uint64_t resyncs;	/* times a damaged frame was skipped */
 	uint64_t warnings;	/* warnings issued */
 	uint64_t buffered_peak;	/* most payload bytes held at once */
-	uint64_t checked_ahead;	/* chunks srecreader_help() checked */
 	bool eof;		/* the end of the input was reached */
 	bool over;		/* and the records were handed out to it */
 	bool truncated;		/* it ended inside a section */

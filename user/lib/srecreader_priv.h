@@ -43,37 +43,6 @@ static inline bool chunk_borrowed(const struct reader_chunk *chunk)
 	return chunk->data != chunk->payload;
 }
 
-/*
- * Chunks checked ahead of the reader by another thread (srecahead.c):
- * where the reader reads its next frame (UINT64_MAX: no help wanted),
- * written by the reader alone; where the helper looks next, and the
- * slot it fills next, its own; the slots, each written by the helper
- * and read by the reader under a sequence count (odd while written).
- */
-#define AHEAD_SLOTS	32
-
-struct ahead_slot {
-	unsigned int seq;
-	uint32_t data_len;
-	uint64_t offset;	/* of the chunk's frame */
-	uint32_t crc;		/* of its data */
-	int check;		/* srecchunk_check()'s answer */
-};
-
-struct reader_ahead {
-	char apart[64];		/* from the reader's fields, a cache line */
-	uint64_t at;
-	const struct srecinput_map *map;
-	char apart_at[64];
-	uint64_t scan;
-	uint64_t stuck;		/* where the reader was when scan was not
-				 * a frame to check
-				 */
-	unsigned int next;
-	char apart_scan[64];
-	struct ahead_slot slots[AHEAD_SLOTS];
-};
-
 struct reader_cpu {
 	struct reader_chunk *first;	/* queue of chunks, oldest first */
 	struct reader_chunk *last;
@@ -172,7 +141,6 @@ struct srecreader {
 	int error;
 	char message[512];
 
-	struct reader_ahead ahead;
 };
 
 __printf(3, 4) void reader_warn(struct srecreader *r, uint64_t offset,
@@ -242,22 +210,6 @@ bool reader_chunk_head_sane(const struct srecreader *r,
 			    const struct srec_frame *frame,
 			    const struct srec_chunk_head *h,
 			    char *why, size_t why_size);
-
-/*
- * Help from now on, if @r reads one mapped file (reader_ahead), or no
- * more; the reader's next frame is at r->in.offset.
- */
-void reader_ahead_start(struct srecreader *r);
-void reader_ahead_stop(struct srecreader *r);
-void reader_ahead_moved(struct srecreader *r);
-
-/*
- * The CRC of the data of the chunk whose frame is at @offset, with
- * @data_len bytes of data, and srecchunk_check()'s answer, into *@crc
- * and *@check, if the helper checked it: true then.
- */
-bool reader_ahead_take(struct srecreader *r, uint64_t offset,
-		       uint32_t data_len, uint32_t *crc, int *check);
 
 /* The merge's side of open and close (srecmerge.c). */
 int reader_merge_init(struct srecreader *r);
