@@ -43,8 +43,9 @@ struct trace_pass_hooks {
  * of the window if the pass stopped there).  Returns 0, the reader's or
  * the model's -errno (the model is finished all the same: what was read
  * can be reported), or what a hook returned.  Without hooks, and with a
- * second CPU (or SCHEDREC_THREADS above 1), another thread reads @r while
- * this one runs @m: @r is the other thread's until this returns, and is
+ * CPU free for it (fewer tasks runnable than the CPUs this one may use;
+ * or SCHEDREC_THREADS above 1), another thread reads @r while this one
+ * runs @m: @r is the other thread's until this returns, and is
  * read no further than in one thread.  Meanwhile each thread runs on its
  * own share of the CPUs this one may use; this one has them all back
  * when it returns.
