@@ -1071,26 +1071,25 @@ struct time_ticks {
 static void ticks_plan(const struct timeline *tl, const struct plot *p,
 		       struct time_ticks *t)
 {
-	static const unsigned int mantissas[] = { 1, 2, 5 };
 	uint64_t span = p->t1 - p->t0, least, scale = 1, rel0;
-	unsigned int m = 0;
-	int exponent = 0;
+	struct svg_step s = { 1, 0 };
+	int exponent;
 
 	memset(t, 0, sizeof(*t));
 	/* span * TICK_GAP wraps from about 6 years on */
 	least = span <= UINT64_MAX / TICK_GAP ?
 		span * TICK_GAP / (uint64_t)p->w :
 		span / (uint64_t)p->w * TICK_GAP;
+	/* svg.c's steps, in whole ns: scale is ten to the exponent */
 	for (;;) {
-		t->step = mantissas[m] * scale;
+		t->step = s.mantissa * scale;
 		if (t->step >= least || t->step >= UINT64_MAX / 100)
 			break;
-		if (++m == 3) {
-			m = 0;
+		svg_step_next(&s);
+		if (s.mantissa == 1)
 			scale *= 10;
-			exponent++;
-		}
 	}
+	exponent = s.exponent;
 	t->offsets = t->step < 1000000;
 	rel0 = report_rel(tl->ctx, p->t0);
 	if (t->offsets) {

@@ -805,13 +805,21 @@ struct ticks {
 	long long count;
 };
 
-static void ticks_set(struct ticks *t, int exponent, unsigned int mantissa,
-		      double lo, double hi)
+void svg_step_next(struct svg_step *s)
 {
-	static const int mantissas[] = { 1, 2, 5 };
+	if (s->mantissa < 5) {
+		s->mantissa = s->mantissa == 1 ? 2 : 5;
+		return;
+	}
+	s->mantissa = 1;
+	s->exponent++;
+}
 
-	t->step = mantissas[mantissa] * pow(10, exponent);
-	t->decimals = exponent < 0 ? -exponent : 0;
+static void ticks_set(struct ticks *t, const struct svg_step *s, double lo,
+		      double hi)
+{
+	t->step = s->mantissa * pow(10, s->exponent);
+	t->decimals = s->exponent < 0 ? -s->exponent : 0;
 	t->first = (long long)ceil(lo / t->step - 1e-9);
 	t->count = (long long)floor(hi / t->step + 1e-9) - t->first + 1;
 	if (t->count < 0)
@@ -848,19 +856,15 @@ static void ticks_choose(struct ticks *t, double lo, double hi, double px,
 			 double gap, bool labels_across)
 {
 	double least = (hi - lo) * gap / px;
-	int exponent = (int)floor(log10(least));
-	unsigned int mantissa = 0, tries;
+	struct svg_step s = { 1, (int)floor(log10(least)) };
+	unsigned int tries;
 
-	for (tries = 0; tries < 64; tries++) {
-		ticks_set(t, exponent, mantissa, lo, hi);
+	for (tries = 0; tries < 64; tries++, svg_step_next(&s)) {
+		ticks_set(t, &s, lo, hi);
 		if (t->step >= least * (1 - 1e-9) &&
 		    (!labels_across || t->count < 2 ||
 		     ticks_label_width(t) + 8 <= t->step * px / (hi - lo)))
 			return;
-		if (++mantissa == 3) {
-			mantissa = 0;
-			exponent++;
-		}
 	}
 }
 

@@ -99,6 +99,17 @@ void svg_header_draw(FILE *f, const char *title,
 		     const struct svg_frame *frame);
 
 /* A line 1 px wide. */
+/*
+ * The steps of a chart's ticks: 1, 2, 5, 10, 20, 50, ..., @mantissa (1, 2
+ * or 5) times ten to @exponent; svg_step_next() moves to the next one.
+ */
+struct svg_step {
+	unsigned int mantissa;
+	int exponent;
+};
+
+void svg_step_next(struct svg_step *s);
+
 void svg_line(FILE *f, double x1, double y1, double x2, double y2,
 	      uint32_t colour);
 
