@@ -623,7 +623,11 @@ FIXTURE(fuzz) {
 	unsigned int failed;
 };
 
-/* The schedrec to run: the sanitized one of make check, if there is one. */
+/*
+ * The schedrec to run: the sanitized one of make check, if there is one;
+ * its model checked against itself (SCHEDREC_MODEL_CHECK: it aborts where
+ * offcpu's fast switch path and the general one differ).
+ */
 FIXTURE_SETUP(fuzz)
 {
 	const char *asan = getenv("SCHEDREC_ASAN_BIN");
@@ -632,6 +636,7 @@ FIXTURE_SETUP(fuzz)
 	self->bin = asan && *asan ? asan : schedrec_bin();
 	self->first = first ? strtoull(first, NULL, 10) : 0;
 	self->failed = 0;
+	setenv("SCHEDREC_MODEL_CHECK", "1", 1);
 	snprintf(self->dir, sizeof(self->dir), "/tmp/schedrec-fuzz.XXXXXX");
 	if (access(self->bin, X_OK))
 		SKIP(return, "no schedrec at %.300s: set SCHEDREC_ASAN_BIN or SCHEDREC_BIN",

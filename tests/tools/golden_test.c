@@ -748,6 +748,8 @@ int main(void)
 	read_config(&cfg);
 	setenv("LC_ALL", "C", 1);
 	setenv("TZ", "UTC", 1);
+	/* offcpu's fast switch path checked against the general one */
+	setenv("SCHEDREC_MODEL_CHECK", "1", 1);
 	ksft_print_header();
 	cases = load_cases(cfg.dir, &n);
 	if (!cases)

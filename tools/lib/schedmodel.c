@@ -4,6 +4,8 @@
  * for what it tells and doc/reports.md for what that means.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,8 @@ enum {
 	 * hears of events out of order.
 	 */
 	WANT_QUEUED	= 1u << 6,
+	/* Not a handler's: never switch_plain() (SCHEDREC_MODEL_CHECK) */
+	WANT_GENERAL	= 1u << 7,
 };
 
 /* Who woke a thread, and when: only these want it */
@@ -148,6 +152,8 @@ struct thread_map {
 	size_t count;
 };
 
+struct model_check;
+
 struct schedmodel {
 	const struct srecreader_info *info;
 	struct schedmodel_window window;
@@ -193,7 +199,21 @@ struct schedmodel {
 	bool failed;
 	unsigned int nr_queued;
 	struct offcpu_iv queue[IV_QUEUE];	/* WANT_QUEUED */
+	struct model_check *check;	/* SCHEDREC_MODEL_CHECK, or NULL */
 };
+
+/*
+ * SCHEDREC_MODEL_CHECK: what a model flushed of its queue during one
+ * record, and the model (@shadow) that reads the same records without
+ * switch_plain(), NULL in the shadow itself.
+ */
+struct model_check {
+	struct schedmodel *shadow;
+	unsigned int nr_flushed;
+	struct offcpu_iv flushed[IV_QUEUE];
+};
+
+static void check_keep(struct schedmodel *m);
 
 /* ------------------------------------------------------------------ */
 /* Tasks and threads */
@@ -632,6 +652,8 @@ static __attribute__((noinline)) void flush_offcpu(struct schedmodel *m)
 	const struct sched_handler *h;
 	unsigned int i, k;
 
+	if (unlikely(m->check))
+		check_keep(m);
 	for (k = 0; k < m->nr_handlers && m->nr_queued; k++) {
 		h = &m->handlers[k];
 		if (h->offcpus)
@@ -1530,6 +1552,7 @@ model_step(struct schedmodel *m, unsigned int wants,
 
 	/* most records are switches: no jump through the table for them */
 	if (likely(hdr->type == SCHEDREC_EV_SWITCH)) {
+		/* a constant test, but where a model is checked */
 		if (wants != (WANT_OFFCPU | WANT_QUEUED) ||
 		    !switch_plain(m, c, cpu, (const void *)hdr))
 			on_switch(m, wants, cpu, (const void *)hdr);
@@ -1641,6 +1664,183 @@ feed_wanted(struct schedmodel *m, const void *recs, bool compact,
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * SCHEDREC_MODEL_CHECK=1, a debug switch: offcpu's fast switch path
+ * (switch_plain()) checked against the general one (on_switch()).  A
+ * second model, which never takes the fast path, reads every record
+ * beside the first; after each, the two must have queued the same
+ * intervals and agree on the record's CPU and on the threads a switch
+ * names, or the command aborts, saying where they differ.
+ */
+static bool check_wanted(const struct schedmodel *m)
+{
+	const char *env = getenv("SCHEDREC_MODEL_CHECK");
+
+	return env && *env && strcmp(env, "0") && m->wants == WANT_OFFCPU;
+}
+
+static void check_start(struct schedmodel *m)
+{
+	struct schedmodel *s = schedmodel_new(m->info, &m->window);
+
+	m->check = calloc(1, sizeof(*m->check));
+	if (s)
+		s->check = calloc(1, sizeof(*s->check));
+	if (!m->check || !s || !s->check) {
+		fprintf(stderr, "schedrec: SCHEDREC_MODEL_CHECK: no memory\n");
+		abort();
+	}
+	s->wants = m->wants;
+	s->lean = m->lean;
+	m->check->shadow = s;
+}
+
+/* The queue, about to go to the handlers: kept to compare. */
+static void check_keep(struct schedmodel *m)
+{
+	struct model_check *k = m->check;
+	unsigned int n = m->nr_queued;
+
+	if (n > IV_QUEUE - k->nr_flushed)
+		n = IV_QUEUE - k->nr_flushed;
+	memcpy(&k->flushed[k->nr_flushed], m->queue, n * sizeof(*m->queue));
+	k->nr_flushed += n;
+}
+
+static __attribute__((noreturn)) void
+check_failed(const struct schedrec_header *hdr, unsigned int cpu,
+	     const char *what)
+{
+	fprintf(stderr,
+		"schedrec: SCHEDREC_MODEL_CHECK: the fast switch path and the general one differ in %s after the record of type %u, CPU %u, at %" PRIu64 " ns\n",
+		what, hdr->type, cpu, (uint64_t)hdr->ts);
+	abort();
+}
+
+static bool same_task(const struct task *a, const struct task *b)
+{
+	return !a == !b && (!a || (a->id == b->id && a->tid == b->tid));
+}
+
+static bool same_iv(const struct offcpu_iv *a, const struct offcpu_iv *b)
+{
+	return same_task(a->task, b->task) && a->start == b->start &&
+	       a->end == b->end && a->state == b->state &&
+	       a->out_cpu == b->out_cpu && a->in_cpu == b->in_cpu &&
+	       a->flags == b->flags && !a->stack == !b->stack &&
+	       (!a->stack || a->stack->id == b->stack->id) &&
+	       a->iv_start == b->iv_start &&
+	       same_task(a->iv_task, b->iv_task) && a->iv_flags == b->iv_flags;
+}
+
+static bool same_ivs(const struct offcpu_iv *a, const struct offcpu_iv *b,
+		     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!same_iv(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
+static bool same_thread(const struct thread *a, const struct thread *b)
+{
+	return !a == !b &&
+	       (!a || (a->where == b->where && a->state == b->state &&
+		       a->waiting == b->waiting && a->cpu == b->cpu &&
+		       a->since == b->since && a->wake_ts == b->wake_ts &&
+		       a->piece == b->piece && !a->stack == !b->stack &&
+		       same_task(a->task, b->task)));
+}
+
+static bool same_cpu(const struct cpu *a, const struct cpu *b)
+{
+	return !a->curr == !b->curr &&
+	       (!a->curr || a->curr->tid == b->curr->tid) &&
+	       a->known == b->known && a->pending == b->pending &&
+	       a->ever_known == b->ever_known &&
+	       a->known_from == b->known_from && a->since == b->since &&
+	       a->since_flags == b->since_flags;
+}
+
+/* One record through @m and its shadow @s, then the two compared. */
+static int check_step(struct schedmodel *m, struct schedmodel *s,
+		      const struct schedrec_header *hdr, unsigned int cpu,
+		      uint64_t gap)
+{
+	unsigned int n0 = m->nr_queued, from;
+	int ret, want;
+
+	m->check->nr_flushed = 0;
+	s->check->nr_flushed = 0;
+	ret = model_step(m, WANT_OFFCPU | WANT_QUEUED, hdr, cpu, gap);
+	want = model_step(s, WANT_OFFCPU | WANT_QUEUED | WANT_GENERAL, hdr,
+			  cpu, gap);
+	if (ret != want)
+		check_failed(hdr, cpu, "what the record's step returned");
+	if (m->check->nr_flushed != s->check->nr_flushed ||
+	    !same_ivs(m->check->flushed, s->check->flushed,
+		      m->check->nr_flushed))
+		check_failed(hdr, cpu, "the intervals handed to the report");
+	from = m->check->nr_flushed ? 0 : n0;
+	if (m->nr_queued != s->nr_queued ||
+	    !same_ivs(&m->queue[from], &s->queue[from],
+		      m->nr_queued - from))
+		check_failed(hdr, cpu, "the queued intervals");
+	if (memcmp(&m->anomalies, &s->anomalies, sizeof(m->anomalies)))
+		check_failed(hdr, cpu, "the anomalies counted");
+	if (cpu < m->nr_cpus && !same_cpu(&m->cpus[cpu], &s->cpus[cpu]))
+		check_failed(hdr, cpu, "the CPU's holder");
+	if (hdr->type == SCHEDREC_EV_SWITCH) {
+		const struct schedrec_switch *sw = (const void *)hdr;
+
+		if (!same_thread(map_find(&m->map, sw->prev_tid),
+				 map_find(&s->map, sw->prev_tid)) ||
+		    !same_thread(map_find(&m->map, sw->next_tid),
+				 map_find(&s->map, sw->next_tid)))
+			check_failed(hdr, cpu, "the threads of the switch");
+	}
+	return ret;
+}
+
+/* feed_records() of offcpu's model, each record checked (above). */
+static unsigned int check_records(struct schedmodel *m, const void *recs,
+				  bool compact, const uint64_t *big,
+				  unsigned int n, int *ret)
+{
+	struct schedmodel *s = m->check->shadow;
+	const struct srec_ref *c = recs;
+	const struct srec_record *r = recs;
+	unsigned int i;
+	uint64_t gap;
+
+	for (*ret = 1, i = 0; i < n && *ret == 1; i++) {
+		if (!compact) {
+			*ret = check_step(m, s, r[i].hdr, r[i].cpu, r[i].gap);
+			continue;
+		}
+		gap = c[i].gap;
+		if (unlikely(gap == SREC_REF_GAP_BIG))
+			gap = *big++;
+		*ret = check_step(m, s, c[i].hdr, c[i].cpu, gap);
+	}
+	m->check->nr_flushed = 0;
+	s->check->nr_flushed = 0;
+	flush_offcpu(m);
+	flush_offcpu(s);
+	if (m->check->nr_flushed != s->check->nr_flushed ||
+	    !same_ivs(m->check->flushed, s->check->flushed,
+		      m->check->nr_flushed)) {
+		fprintf(stderr, "schedrec: SCHEDREC_MODEL_CHECK: the fast switch path and the general one differ in the intervals queued at the end of a batch\n");
+		abort();
+	}
+	return i;
+}
+
+/* ------------------------------------------------------------------ */
+
 /*
  * feed_records() of the @n records of @recs (as there, @first the head
  * of the first), the model started at the first if it was not; a copy
@@ -1657,13 +1857,21 @@ feed_batch(struct schedmodel *m, const void *recs, bool compact,
 		*fed = 0;
 		return 1;
 	}
-	if (!m->started)
+	if (!m->started) {
+		if (check_wanted(m))
+			check_start(m);
 		set_origin(m, first->ts);
+		if (m->check)
+			set_origin(m->check->shadow, first->ts);
+	}
 	if (m->failed) {
 		*fed = 1;
 		return -ENOMEM;
 	}
-	*fed = feed_wanted(m, recs, compact, big, n, &ret);
+	if (unlikely(m->check && m->check->shadow))
+		*fed = check_records(m, recs, compact, big, n, &ret);
+	else
+		*fed = feed_wanted(m, recs, compact, big, n, &ret);
 	return ret;
 }
 
@@ -1833,6 +2041,10 @@ void schedmodel_free(struct schedmodel *m)
 
 	if (!m)
 		return;
+	if (m->check) {
+		schedmodel_free(m->check->shadow);
+		free(m->check);
+	}
 	map_for_each(&m->map, free_thread, m);
 	for (i = 0; i < TID_DIRECT / TID_PAGE; i++)
 		free(m->map.pages[i]);
