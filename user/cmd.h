@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The verbs of the schedrec front command, one file each, and what they
- * share.  The version and the exit statuses are those of tools/ too
- * (toolerr.h); report and export are tools/'s (verbs.h).
+ * share.  The version, the exit statuses and tool_error() are those of
+ * tools/ too (toolerr.h); report and export are tools/'s (verbs.h).
  */
 #ifndef SCHEDREC_CMD_H
 #define SCHEDREC_CMD_H
@@ -12,8 +12,5 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_status(int argc, char **argv);
-
-/* "schedrec VERB: " + message + ": strerror(-err)" when err != 0, to stderr */
-#define cmd_error tool_error
 
 #endif /* SCHEDREC_CMD_H */

@@ -27,15 +27,15 @@ void modstate_explain(const char *verb, const struct modversion *mv, int err)
 	char msg[512];
 
 	if (err == -ENOENT) {
-		cmd_error(verb, 0, "schedrec.ko is not loaded: modprobe schedrec (or insmod kmod/schedrec.ko)");
+		tool_error(verb, 0, "schedrec.ko is not loaded: modprobe schedrec (or insmod kmod/schedrec.ko)");
 	} else if (err == -EPROTO) {
 		modversion_mismatch(msg, sizeof(msg), mv, SCHEDREC_VERSION,
 				    SCHEDREC_ABI_VERSION);
-		cmd_error(verb, 0, "%s", msg);
+		tool_error(verb, 0, "%s", msg);
 	} else if (err) {
-		cmd_error(verb, err, "cannot read %s/format%s",
-			  SCHEDREC_PROC_DIR,
-			  err == -EACCES ? " (run as root)" : "");
+		tool_error(verb, err, "cannot read %s/format%s",
+			   SCHEDREC_PROC_DIR,
+			   err == -EACCES ? " (run as root)" : "");
 	}
 }
 

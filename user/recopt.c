@@ -195,7 +195,7 @@ static void save_cmdline(struct recopt *o, int argc, char **argv)
 
 static int bad(const char *what, const char *value, const char *hint)
 {
-	cmd_error("record", 0, "bad %s '%s': %s", what, value, hint);
+	tool_error("record", 0, "bad %s '%s': %s", what, value, hint);
 	return -1;
 }
 
@@ -315,23 +315,23 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 		o->argv = argv + optind;
 	if (o->dump && (o->argv || o->duration_ns || o->pid || o->tid ||
 			o->buf_kb || o->rotate_bytes)) {
-		cmd_error("record", 0, "--dump takes only -o, -C, -z and -q: it saves what the rings already hold");
+		tool_error("record", 0, "--dump takes only -o, -C, -z and -q: it saves what the rings already hold");
 		return -1;
 	}
 	if (o->keep && !o->rotate_bytes) {
-		cmd_error("record", 0, "--keep counts the files of a rotation: give --rotate SIZE too");
+		tool_error("record", 0, "--keep counts the files of a rotation: give --rotate SIZE too");
 		return -1;
 	}
 	if (o->rotate_bytes && !strcmp(o->output, "-")) {
-		cmd_error("record", 0, "--rotate writes a series of files: give -o FILE, not stdout");
+		tool_error("record", 0, "--rotate writes a series of files: give -o FILE, not stdout");
 		return -1;
 	}
 	if (o->direct && !strcmp(o->output, "-")) {
-		cmd_error("record", 0, "--direct writes a file past the page cache: give -o FILE, not stdout");
+		tool_error("record", 0, "--direct writes a file past the page cache: give -o FILE, not stdout");
 		return -1;
 	}
 	if (o->pid && o->tid) {
-		cmd_error("record", 0, "give -p or --tid, not both");
+		tool_error("record", 0, "give -p or --tid, not both");
 		return -1;
 	}
 	if (o->pid)

@@ -173,15 +173,15 @@ static int pin(struct recorder *r)
 	if (cpu < 0)
 		return 0;
 	if (cpu >= nr_conf) {
-		cmd_error("record", 0, "CPU %d does not exist (this machine has CPUs 0-%ld)",
-			  cpu, nr_conf - 1);
+		tool_error("record", 0, "CPU %d does not exist (this machine has CPUs 0-%ld)",
+			   cpu, nr_conf - 1);
 		return -EINVAL;
 	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		cmd_error("record", errno, "cannot pin the drainer to CPU %d%s",
-			  cpu, errno == EINVAL ? " (is it offline?)" : "");
+		tool_error("record", errno, "cannot pin the drainer to CPU %d%s",
+			   cpu, errno == EINVAL ? " (is it offline?)" : "");
 		return -errno;
 	}
 	nodemem_use_cpu(cpu);
@@ -222,7 +222,7 @@ static void release_child(struct recorder *r)
 {
 	if (r->go_fd >= 0) {
 		if (write(r->go_fd, "g", 1) != 1)
-			cmd_error("record", errno, "cannot start the command");
+			tool_error("record", errno, "cannot start the command");
 		close(r->go_fd);
 		r->go_fd = -1;
 	}
@@ -247,10 +247,10 @@ static int open_rings(struct recorder *r)
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		ret = ringreader_open(&r->d.cpu[cpu].rr, cpu);
 		if (ret) {
-			cmd_error("record", ret, "cannot map the ring of CPU %u%s",
-				  cpu, ret == -EBUSY ?
-				  " (another reader has it: is another schedrec record running?)" :
-				  "");
+			tool_error("record", ret, "cannot map the ring of CPU %u%s",
+				   cpu, ret == -EBUSY ?
+				   " (another reader has it: is another schedrec record running?)" :
+				   "");
 			return ret;
 		}
 		r->d.cpu[cpu].open = true;
@@ -361,7 +361,7 @@ static int start_fence(struct recorder *r)
 	int ret = pthread_create(&r->fence, NULL, fence_thread, r);
 
 	if (ret) {
-		cmd_error("record", ret, "cannot start the fence thread");
+		tool_error("record", ret, "cannot start the fence thread");
 		return -ret;
 	}
 	r->fence_running = true;
@@ -499,7 +499,7 @@ static int write_header(struct recorder *r, const struct modstate *st,
 
 	ret = srecsys_read(&sys, NULL);
 	if (ret) {
-		cmd_error("record", ret, "cannot read the thread list in /proc");
+		tool_error("record", ret, "cannot read the thread list in /proc");
 		return ret;
 	}
 	srecsys_fill_header(&sys, &hdr);
@@ -610,12 +610,12 @@ static int rotate(struct recorder *r)
 	fd = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
-		cmd_error("record", ret, "cannot create %s", next);
+		tool_error("record", ret, "cannot create %s", next);
 		return ret;
 	}
 	if (close(r->out_fd)) {
 		ret = -errno;
-		cmd_error("record", ret, "cannot close %s", r->path);
+		tool_error("record", ret, "cannot close %s", r->path);
 		close(fd);
 		unlink(next);
 		return ret;
@@ -633,8 +633,8 @@ static int rotate(struct recorder *r)
 	if (r->opt.keep && r->files > r->opt.keep) {
 		rotated_name(r, r->files - r->opt.keep, next, sizeof(next));
 		if (unlink(next) && errno != ENOENT)
-			cmd_error("record", errno, "cannot delete %s (--keep %u)",
-				  next, r->opt.keep);
+			tool_error("record", errno, "cannot delete %s (--keep %u)",
+				   next, r->opt.keep);
 	}
 	return 0;
 }
@@ -679,7 +679,7 @@ static int open_output(struct recorder *r)
 	r->files = 1;
 	if (!strcmp(path, "-")) {
 		if (isatty(STDOUT_FILENO)) {
-			cmd_error("record", 0, "will not write a binary trace to a terminal; redirect stdout or use -o FILE");
+			tool_error("record", 0, "will not write a binary trace to a terminal; redirect stdout or use -o FILE");
 			return -EINVAL;
 		}
 		r->out_fd = STDOUT_FILENO;
@@ -692,7 +692,7 @@ static int open_output(struct recorder *r)
 	r->out_fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			 0644);
 	if (r->out_fd < 0) {
-		cmd_error("record", errno, "cannot create %s", r->path);
+		tool_error("record", errno, "cannot create %s", r->path);
 		return -errno;
 	}
 	return 0;
@@ -815,7 +815,7 @@ static int restore_module(struct recorder *r)
 	if (!ret)
 		ret = modstate_apply(&r->saved, &cur, &what);
 	if (ret)
-		cmd_error("record", ret, "could not restore /proc/schedrec/%s", what);
+		tool_error("record", ret, "could not restore /proc/schedrec/%s", what);
 	return ret;
 }
 
@@ -847,7 +847,7 @@ static int setup_drainer(struct recorder *r)
 	if (!ret && !r->peak)
 		ret = -ENOMEM;
 	if (ret)
-		cmd_error("record", ret, "cannot set the drainer up");
+		tool_error("record", ret, "cannot set the drainer up");
 	r->d.sink = sink;
 	r->d.sink_arg = r;
 	return ret;
@@ -866,9 +866,9 @@ static void load_ksyms(struct recorder *r, uint32_t events)
 		return;
 	ret = srecsys_kallsyms(&r->ksyms, NULL);
 	if (ret)
-		cmd_error("record", ret, "cannot read /proc/kallsyms: the stacks are recorded, but without the names of their addresses");
+		tool_error("record", ret, "cannot read /proc/kallsyms: the stacks are recorded, but without the names of their addresses");
 	else if (r->ksyms.flags & SREC_KSYMS_F_HIDDEN)
-		cmd_error("record", 0, "/proc/kallsyms shows every address as 0 (kernel.kptr_restrict=2?): the stacks' addresses cannot be named; sysctl kernel.kptr_restrict=1 shows them to root");
+		tool_error("record", 0, "/proc/kallsyms shows every address as 0 (kernel.kptr_restrict=2?): the stacks' addresses cannot be named; sysctl kernel.kptr_restrict=1 shows them to root");
 }
 
 /*
@@ -880,15 +880,15 @@ static int dump(struct recorder *r)
 	int ret;
 
 	if (!r->saved.overwrite) {
-		cmd_error("record", 0, "--dump reads a flight recorder, but the module is in stream mode; set it up first: echo overwrite > %s/mode; echo 1 > %s/enable",
-			  SCHEDREC_PROC_DIR, SCHEDREC_PROC_DIR);
+		tool_error("record", 0, "--dump reads a flight recorder, but the module is in stream mode; set it up first: echo overwrite > %s/mode; echo 1 > %s/enable",
+			   SCHEDREC_PROC_DIR, SCHEDREC_PROC_DIR);
 		return -EINVAL;
 	}
 	if (r->saved.enabled) {
 		r->changed = true;
 		ret = stop_recording(r);
 		if (ret) {
-			cmd_error("record", ret, "cannot stop recording");
+			tool_error("record", ret, "cannot stop recording");
 			return ret;
 		}
 	}
@@ -914,8 +914,8 @@ static int record(struct recorder *r)
 	int ret;
 
 	if (r->saved.enabled) {
-		cmd_error("record", 0, "recording is already on (another schedrec record? or echo 0 > %s/enable)",
-			  SCHEDREC_PROC_DIR);
+		tool_error("record", 0, "recording is already on (another schedrec record? or echo 0 > %s/enable)",
+			   SCHEDREC_PROC_DIR);
 		return -EBUSY;
 	}
 	want.enabled = false;
@@ -926,9 +926,9 @@ static int record(struct recorder *r)
 	r->changed = true;
 	ret = modstate_apply(&want, &r->saved, &what);
 	if (ret) {
-		cmd_error("record", ret, "cannot set /proc/schedrec/%s%s", what,
-			  ret == -EINVAL && !strcmp(what, "buf_kb") ?
-			  " (-m takes a power of two from 4 to 262144)" : "");
+		tool_error("record", ret, "cannot set /proc/schedrec/%s%s", what,
+			   ret == -EINVAL && !strcmp(what, "buf_kb") ?
+			   " (-m takes a power of two from 4 to 262144)" : "");
 		return ret;
 	}
 	load_ksyms(r, want.events);
@@ -942,13 +942,13 @@ static int record(struct recorder *r)
 	if (r->opt.argv) {
 		ret = start_child(r, &affinity);
 		if (ret) {
-			cmd_error("record", ret, "cannot start %s", r->opt.argv[0]);
+			tool_error("record", ret, "cannot start %s", r->opt.argv[0]);
 			return ret;
 		}
 	}
 	ret = procfile_write("enable", "1");
 	if (ret) {
-		cmd_error("record", ret, "cannot start recording");
+		tool_error("record", ret, "cannot start recording");
 		return ret;
 	}
 	ret = modstate_read(&cur);
@@ -965,7 +965,7 @@ static int record(struct recorder *r)
 	release_child(r);
 	ret = drain_loop(r);
 	if (ret && !*srecwriter_error(r->w))
-		cmd_error("record", ret, "recording stopped");
+		tool_error("record", ret, "recording stopped");
 	stop_fence(r);
 	stop_recording(r);
 	if (!ret)
@@ -995,7 +995,7 @@ static void end_after_failure(struct recorder *r, int err)
 	int ret;
 
 	if (*srecwriter_error(r->w))
-		cmd_error("record", 0, "%s: %s", name, srecwriter_error(r->w));
+		tool_error("record", 0, "%s: %s", name, srecwriter_error(r->w));
 	if (!r->header_written) {
 		if (r->files > 1)
 			fprintf(stderr, "schedrec record: the files before %s are complete\n",
@@ -1004,8 +1004,8 @@ static void end_after_failure(struct recorder *r, int err)
 	}
 	ret = end_file(r, true, true);
 	if (ret) {
-		cmd_error("record", ret, "%s could not be ended cleanly (it reads up to its last complete section)",
-			  name);
+		tool_error("record", ret, "%s could not be ended cleanly (it reads up to its last complete section)",
+			   name);
 		return;
 	}
 	fprintf(stderr, "schedrec record: %s ends cleanly, with its trailer, after the last chunk written%s\n",
@@ -1051,7 +1051,7 @@ int cmd_record(int argc, char **argv)
 	}
 	srecsys_kallsyms_free(&r.ksyms);
 	if (r.out_fd > STDOUT_FILENO && close(r.out_fd) && !ret) {
-		cmd_error("record", errno, "cannot close %s", r.path);
+		tool_error("record", errno, "cannot close %s", r.path);
 		ret = -errno;
 	}
 	/* a file that never got a header holds nothing: do not leave it */

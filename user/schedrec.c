@@ -85,7 +85,7 @@ static int print_version(void)
 		return EXIT_OK;
 	modversion_mismatch(msg, sizeof(msg), &mv, SCHEDREC_VERSION,
 			    SCHEDREC_ABI_VERSION);
-	cmd_error("--version", 0, "%s", msg);
+	tool_error("--version", 0, "%s", msg);
 	return EXIT_FAIL;
 }
 

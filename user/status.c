@@ -80,7 +80,7 @@ int cmd_status(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (optind < argc) {
-		cmd_error("status", 0, "unexpected argument '%s'", argv[optind]);
+		tool_error("status", 0, "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	modversion_read(&mv, NULL, NULL);
@@ -95,9 +95,9 @@ int cmd_status(int argc, char **argv)
 	}
 	ret = procfile_stats_read(&st);
 	if (ret) {
-		cmd_error("status", ret, "cannot read %s/stats%s",
-			  SCHEDREC_PROC_DIR,
-			  ret == -EACCES ? " (run as root)" : "");
+		tool_error("status", ret, "cannot read %s/stats%s",
+			   SCHEDREC_PROC_DIR,
+			   ret == -EACCES ? " (run as root)" : "");
 		return EXIT_FAIL;
 	}
 	ring = (uint64_t)st.buf_kb * 1024;
