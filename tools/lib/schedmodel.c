@@ -1604,29 +1604,44 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec)
 }
 
 /*
- * model_step() of @recs[0..@n) (struct srec_ref, @big their big gaps,
- * if @compact, else struct srec_record) while it returns 1; the index of
- * the record that stopped it (or @n), what it returned in *@ret.
+ * Record @i of @recs (struct srec_ref, *@big their big gaps, taken in
+ * turn, if @compact, else struct srec_record): its head, *@cpu and *@gap.
+ */
+static inline __attribute__((always_inline)) const struct schedrec_header *
+record_at(const void *recs, bool compact, unsigned int i,
+	  const uint64_t **big, unsigned int *cpu, uint64_t *gap)
+{
+	const struct srec_ref *c = recs;
+	const struct srec_record *r = recs;
+
+	if (!compact) {
+		*cpu = r[i].cpu;
+		*gap = r[i].gap;
+		return r[i].hdr;
+	}
+	*cpu = c[i].cpu;
+	*gap = c[i].gap;
+	if (unlikely(*gap == SREC_REF_GAP_BIG))
+		*gap = *(*big)++;
+	return c[i].hdr;
+}
+
+/*
+ * model_step() of @recs[0..@n) (as record_at() reads them) while it
+ * returns 1; the index of the record that stopped it (or @n), what it
+ * returned in *@ret.
  */
 static inline __attribute__((always_inline)) unsigned int
 feed_records(struct schedmodel *m, unsigned int wants, const void *recs,
 	     bool compact, const uint64_t *big, unsigned int n, int *ret)
 {
-	const struct srec_ref *c = recs;
-	const struct srec_record *r = recs;
-	unsigned int i;
+	const struct schedrec_header *hdr;
+	unsigned int i, cpu;
 	uint64_t gap;
 
 	for (*ret = 1, i = 0; i < n && *ret == 1; i++) {
-		if (!compact) {
-			*ret = model_step(m, wants, r[i].hdr, r[i].cpu,
-					  r[i].gap);
-			continue;
-		}
-		gap = c[i].gap;
-		if (unlikely(gap == SREC_REF_GAP_BIG))
-			gap = *big++;
-		*ret = model_step(m, wants, c[i].hdr, c[i].cpu, gap);
+		hdr = record_at(recs, compact, i, &big, &cpu, &gap);
+		*ret = model_step(m, wants, hdr, cpu, gap);
 	}
 	return i;
 }
@@ -1765,6 +1780,15 @@ static bool same_cpu(const struct cpu *a, const struct cpu *b)
 	       a->since_flags == b->since_flags;
 }
 
+/* Whether @m and its shadow @s handed the same intervals to the report. */
+static bool same_flushed(const struct schedmodel *m,
+			 const struct schedmodel *s)
+{
+	return m->check->nr_flushed == s->check->nr_flushed &&
+	       same_ivs(m->check->flushed, s->check->flushed,
+			m->check->nr_flushed);
+}
+
 /* One record through @m and its shadow @s, then the two compared. */
 static int check_step(struct schedmodel *m, struct schedmodel *s,
 		      const struct schedrec_header *hdr, unsigned int cpu,
@@ -1780,9 +1804,7 @@ static int check_step(struct schedmodel *m, struct schedmodel *s,
 			  cpu, gap);
 	if (ret != want)
 		check_failed(hdr, cpu, "what the record's step returned");
-	if (m->check->nr_flushed != s->check->nr_flushed ||
-	    !same_ivs(m->check->flushed, s->check->flushed,
-		      m->check->nr_flushed))
+	if (!same_flushed(m, s))
 		check_failed(hdr, cpu, "the intervals handed to the report");
 	from = m->check->nr_flushed ? 0 : n0;
 	if (m->nr_queued != s->nr_queued ||
@@ -1811,28 +1833,19 @@ static unsigned int check_records(struct schedmodel *m, const void *recs,
 				  unsigned int n, int *ret)
 {
 	struct schedmodel *s = m->check->shadow;
-	const struct srec_ref *c = recs;
-	const struct srec_record *r = recs;
-	unsigned int i;
+	const struct schedrec_header *hdr;
+	unsigned int i, cpu;
 	uint64_t gap;
 
 	for (*ret = 1, i = 0; i < n && *ret == 1; i++) {
-		if (!compact) {
-			*ret = check_step(m, s, r[i].hdr, r[i].cpu, r[i].gap);
-			continue;
-		}
-		gap = c[i].gap;
-		if (unlikely(gap == SREC_REF_GAP_BIG))
-			gap = *big++;
-		*ret = check_step(m, s, c[i].hdr, c[i].cpu, gap);
+		hdr = record_at(recs, compact, i, &big, &cpu, &gap);
+		*ret = check_step(m, s, hdr, cpu, gap);
 	}
 	m->check->nr_flushed = 0;
 	s->check->nr_flushed = 0;
 	flush_offcpu(m);
 	flush_offcpu(s);
-	if (m->check->nr_flushed != s->check->nr_flushed ||
-	    !same_ivs(m->check->flushed, s->check->flushed,
-		      m->check->nr_flushed)) {
+	if (!same_flushed(m, s)) {
 		fprintf(stderr, "schedrec: SCHEDREC_MODEL_CHECK: the fast switch path and the general one differ in the intervals queued at the end of a batch\n");
 		abort();
 	}
