@@ -3,16 +3,16 @@
  * The .srec reader after the header: chunks, SYNC and the trailer, damaged
  * sections, and the merge of the CPUs by time; see srecreader.h.
  *
- * Each CPU has a queue of checked chunks.  A binary heap (with few CPUs, a
- * scan) orders the CPUs with a record to hand out by that record's
- * timestamp; the oldest goes out once it is older than the latest SYNC
- * horizon (nothing older can follow), or the input is over, or too much is
- * held.  Records go out in batches: see srecreader_next_batch(); while
- * every CPU is in the middle of a plain chunk, from a loop that keeps the
- * CPUs' places in locals (deliver_merged()); where one CPU's come several
- * in a row, in runs (deliver_run()).
+ * Each CPU has a queue of checked chunks.  A tree of losers orders the
+ * CPUs with a record to hand out by that record's timestamp; the oldest goes
+ * out once it is older than the latest SYNC horizon (nothing older can
+ * follow), or the input is over, or too much is held.  Records go out in
+ * batches (srecreader_next_batch()) in one of two ways: merge_batch(),
+ * while the CPU on top is in the middle of a plain chunk, or deliver(),
+ * which handles every record.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,25 +20,11 @@
 
 #include "srecreader_priv.h"
 
-/* Up to this many CPUs, scan_top() finds the oldest record, not a heap */
-#define MERGE_SCAN_MAX	8
-
 /*
- * How far ahead of a CPU's current record deliver() and deliver_run()
- * prefetch: its chunk was read and checked long before, with the other
- * CPUs' chunks.
+ * How far ahead of a CPU's current record the merge prefetches: its chunk
+ * was read and checked long before, with the other CPUs' chunks.
  */
 #define MERGE_PREFETCH	512
-
-/* At most this many chances of a run go untried after short ones */
-#define RUN_BACKOFF_MAX	1023
-
-/*
- * deliver_plain()'s runs pay for their start from this many records on
- * (handed out or stepped over); after a shorter one, its chances go
- * untried as maybe_run()'s do.  With a few CPUs busy, most are longer.
- */
-#define PLAIN_RUN_MIN	2
 
 /*
  * Chunks are kept for reuse once their records are handed out, up to as
@@ -51,21 +37,19 @@
 int reader_merge_init(struct srecreader *r)
 {
 	size_t two_chunks = 2 * (size_t)r->info.file.chunk_max;
+	struct reader_merge *m = &r->merge;
+	unsigned int leaves;
 
 	r->cpus = calloc(r->nr_cpus, sizeof(*r->cpus));
-	r->heap = calloc(r->nr_cpus, sizeof(*r->heap));
-	r->heap_ts = calloc(r->nr_cpus, sizeof(*r->heap_ts));
+	for (leaves = 1; leaves < r->nr_cpus; leaves *= 2)
+		;
+	m->cpu = calloc(leaves, sizeof(*m->cpu));
+	m->ts = calloc(leaves, sizeof(*m->ts));
+	m->loser = calloc(leaves, sizeof(*m->loser));
+	m->win = calloc(2 * leaves, sizeof(*m->win));
 	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
-	r->scan = r->nr_cpus <= MERGE_SCAN_MAX;
-	/* CPUs past nr_cpus, up to what scan_top() looks at, have none */
-	if (r->scan) {
-		r->scan_ts = malloc(MERGE_SCAN_MAX * sizeof(*r->scan_ts));
-		if (r->scan_ts)
-			memset(r->scan_ts, 0xff,
-			       MERGE_SCAN_MAX * sizeof(*r->scan_ts));
-	}
-	if (!r->cpus || !r->heap || !r->heap_ts || !r->totals ||
-	    (r->scan && !r->scan_ts))
+	if (!r->cpus || !m->cpu || !m->ts || !m->loser || !m->win ||
+	    !r->totals)
 		return -ENOMEM;
 	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
 			  SRECREADER_BUFFERED_DEFAULT;
@@ -97,9 +81,10 @@ void reader_merge_free(struct srecreader *r)
 	free(r->retired);
 	free_chunks(r->spare);
 	free(r->cpus);
-	free(r->heap);
-	free(r->heap_ts);
-	free(r->scan_ts);
+	free(r->merge.cpu);
+	free(r->merge.ts);
+	free(r->merge.loser);
+	free(r->merge.win);
 	free(r->totals);
 	if (r->zstream_ready)
 		inflateEnd(&r->zstream);
@@ -172,153 +157,108 @@ next_record(struct srecreader *r, const struct reader_chunk *chunk,
 	return chunk->head.raw_len;
 }
 
-/* Record time @ta of CPU @a comes before time @tb of CPU @b. */
+/*
+ * Record time @ta of CPU @a comes before time @tb of CPU @b: without
+ * branches, which would guess the merge's matches wrong half the time.
+ */
 static inline bool key_before(uint64_t ta, unsigned int a, uint64_t tb,
 			      unsigned int b)
 {
-	return ta < tb || (ta == tb && a < b);
+	return (ta < tb) | ((ta == tb) & (a < b));
 }
 
 /*
- * @b (time @tb) in place of @a (time *@ta) if it is older, by masks: the
- * compiler may make a branch of a conditional, and which CPU is older is
- * a coin toss.
+ * The merge orders the CPUs with a record to hand out by that record's
+ * time in a tree of losers: each CPU is a lane, a leaf of a complete
+ * binary tree (leaves past the lanes hold none, and lose every match);
+ * each inner node keeps the lane that lost the match played there, the
+ * root's winner is on top.  When the top's record changes, its matches
+ * are played again from its leaf up: one comparison a level, whichever
+ * lane wins, where a heap compares twice and branches on which child is
+ * older, a coin toss from one record to the next.  A CPU joining or
+ * leaving the merge (a chunk read for an idle one, or its last handed
+ * out) rebuilds the tree, once a chunk at most.
  */
-static inline unsigned int scan_older(unsigned int a, uint64_t *ta,
-				      unsigned int b, uint64_t tb)
+static void merge_build(struct reader_merge *m)
 {
-	uint64_t take = -(uint64_t)(tb < *ta);
+	unsigned int node, a, b;
 
-	*ta ^= (*ta ^ tb) & take;
-	return a ^ ((a ^ b) & (unsigned int)take);
-}
-
-/* The older of two CPUs' times, the first winning a tie. */
-static inline unsigned int scan_pair(const uint64_t *ts, unsigned int a,
-				     uint64_t *older)
-{
-	*older = ts[a];
-	return scan_older(a, older, a + 1, ts[a + 1]);
-}
-
-/*
- * The CPU of the oldest of the times @ts[0..@n), the first of equals,
- * and that time in *@oldest; without branches, pairs first then their
- * winners where @n is at most 4 (the times past it up to 2 or 4 are
- * UINT64_MAX).  Which CPU is next is a coin toss from one record to the
- * next: branches would guess it wrong half the time.
- */
-static inline __attribute__((always_inline)) unsigned int
-oldest_of(const uint64_t *ts, unsigned int n, uint64_t *oldest)
-{
-	unsigned int best, other, cpu;
-	uint64_t other_ts;
-
-	if (n <= 2)
-		return scan_pair(ts, 0, oldest);
-	if (n <= 4) {
-		best = scan_pair(ts, 0, oldest);
-		other = scan_pair(ts, 2, &other_ts);
-		return scan_older(best, oldest, other, other_ts);
+	for (m->leaves = 1; m->leaves < m->lanes; m->leaves *= 2)
+		;
+	for (node = m->lanes; node < m->leaves; node++) {
+		m->cpu[node] = UINT_MAX;
+		m->ts[node] = UINT64_MAX;
 	}
-	*oldest = ts[0];
-	best = 0;
-	for (cpu = 1; cpu < n; cpu++)
-		best = scan_older(best, oldest, cpu, ts[cpu]);
-	return best;
-}
-
-/*
- * With up to MERGE_SCAN_MAX CPUs there is no heap: each CPU's record's
- * time is in scan_ts (UINT64_MAX while it has none, and past nr_cpus)
- * and oldest_of() finds the oldest.  heap[0], heap_ts[0] (the oldest)
- * and heap_len mean the same either way.  Only with a CPU left.
- */
-static inline void scan_top(struct srecreader *r)
-{
-	uint64_t best_ts;
-	unsigned int best = oldest_of(r->scan_ts, r->nr_cpus, &best_ts);
-
-	/* every record left at UINT64_MAX: the first CPU that has one */
-	if (unlikely(!(r->scan_has >> best & 1)))
-		for (best = 0; !(r->scan_has >> best & 1); best++)
-			;
-	r->heap[0] = best;
-	r->heap_ts[0] = best_ts;
-}
-
-/*
- * The heap orders CPUs by the time of their current records, kept in
- * heap_ts beside them so that comparing reads no record.
- */
-static void heap_push(struct srecreader *r, unsigned int cpu)
-{
-	uint64_t ts = cpu_record(r, cpu)->ts;
-	unsigned int i = r->heap_len++, parent;
-
-	if (r->scan) {
-		r->scan_ts[cpu] = ts;
-		r->scan_has |= 1u << cpu;
-		scan_top(r);
-		return;
+	/* win[] of the leaves is the lane itself; of an inner node, played */
+	for (node = 2 * m->leaves - 1; node >= m->leaves; node--)
+		m->win[node] = node - m->leaves;
+	for (node = m->leaves - 1; node; node--) {
+		a = m->win[2 * node];
+		b = m->win[2 * node + 1];
+		if (key_before(m->ts[b], m->cpu[b], m->ts[a], m->cpu[a])) {
+			m->win[node] = b;
+			m->loser[node] = a;
+		} else {
+			m->win[node] = a;
+			m->loser[node] = b;
+		}
 	}
+	m->top = m->win[1];
+}
 
-	for (; i; i = parent) {
-		parent = (i - 1) / 2;
-		if (!key_before(ts, cpu, r->heap_ts[parent], r->heap[parent]))
-			break;
-		r->heap[i] = r->heap[parent];
-		r->heap_ts[i] = r->heap_ts[parent];
-	}
-	r->heap[i] = cpu;
-	r->heap_ts[i] = ts;
+/* CPU @cpu, idle until a chunk of its was queued, joins the merge. */
+static void merge_join(struct srecreader *r, unsigned int cpu)
+{
+	struct reader_merge *m = &r->merge;
+
+	m->cpu[m->lanes] = cpu;
+	m->ts[m->lanes] = cpu_record(r, cpu)->ts;
+	m->lanes++;
+	merge_build(m);
+}
+
+/* The CPU on top has no record left: it leaves the merge. */
+static void merge_leave(struct srecreader *r)
+{
+	struct reader_merge *m = &r->merge;
+
+	m->lanes--;
+	m->cpu[m->top] = m->cpu[m->lanes];
+	m->ts[m->top] = m->ts[m->lanes];
+	merge_build(m);
 }
 
 /*
- * The top's record changed to one at @ts (or the top was replaced): move
- * it down, lifting the smaller child into the hole until it fits.
+ * The record of the CPU on top changed to one at @ts: its matches played
+ * again, from its leaf up, without branches.
  */
 static inline __attribute__((always_inline)) void
-heap_sift_down(struct srecreader *r, uint64_t ts)
+merge_replay(struct reader_merge *m, uint64_t ts)
 {
-	unsigned int i = 0, n = r->heap_len, cpu = r->heap[0], child;
+	unsigned int lane = m->top, cpu = m->cpu[lane], node, other;
+	bool swap;
 
-	if (r->scan) {
-		r->scan_ts[cpu] = ts;
-		scan_top(r);
-		return;
+	m->ts[lane] = ts;
+	for (node = (lane + m->leaves) / 2; node; node /= 2) {
+		other = m->loser[node];
+		swap = key_before(m->ts[other], m->cpu[other], ts, cpu);
+		m->loser[node] = swap ? lane : other;
+		lane = swap ? other : lane;
+		ts = m->ts[lane];
+		cpu = m->cpu[lane];
 	}
-	for (;;) {
-		child = 2 * i + 1;
-		if (child >= n)
-			break;
-		if (child + 1 < n &&
-		    key_before(r->heap_ts[child + 1], r->heap[child + 1],
-			       r->heap_ts[child], r->heap[child]))
-			child++;
-		if (!key_before(r->heap_ts[child], r->heap[child], ts, cpu))
-			break;
-		r->heap[i] = r->heap[child];
-		r->heap_ts[i] = r->heap_ts[child];
-		i = child;
-	}
-	r->heap[i] = cpu;
-	r->heap_ts[i] = ts;
+	m->top = lane;
 }
 
-static void heap_pop(struct srecreader *r)
+/* The CPU on top, and the time of its record. */
+static inline unsigned int top_cpu(const struct srecreader *r)
 {
-	if (r->scan) {
-		r->scan_has &= ~(1u << r->heap[0]);
-		r->scan_ts[r->heap[0]] = UINT64_MAX;
-		if (--r->heap_len)
-			scan_top(r);
-		return;
-	}
-	if (!--r->heap_len)
-		return;
-	r->heap[0] = r->heap[r->heap_len];
-	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
+	return r->merge.cpu[r->merge.top];
+}
+
+static inline uint64_t top_ts(const struct srecreader *r)
+{
+	return r->merge.ts[r->merge.top];
 }
 
 /* A damaged section: a warning and on, or in strict mode the end. */
@@ -582,7 +522,7 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 	c->pos = next_record(r, chunk, 0);
 	c->chunk_start = true;
 	if (!r->changed)
-		heap_push(r, cpu);
+		merge_join(r, cpu);
 }
 
 /*
@@ -889,10 +829,8 @@ deliver_chunk_start(struct srecreader *r, struct reader_cpu *c,
 	struct srecreader_cpu *s = &c->stats;
 
 	c->chunk_start = false;
-	/* every CPU may be in the middle of a plain chunk again */
-	r->merge_try = true;
 	if (!s->records)
-		s->first_ts = r->heap_ts[0];
+		s->first_ts = top_ts(r);
 	s->filtered += chunk->head.filtered;
 	update_missing(s);
 	return chunk->head.first_seq;
@@ -925,16 +863,16 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 	c->first = chunk->next;
 	if (!c->first) {
 		c->last = NULL;
-		heap_pop(r);
+		merge_leave(r);
 		return;
 	}
 	c->pos = next_record(r, c->first, 0);
 	c->chunk_start = true;
 	if (unlikely(r->changed)) {
-		heap_pop(r);
+		merge_leave(r);
 		return;
 	}
-	heap_sift_down(r, cpu_record(r, r->heap[0])->ts);
+	merge_replay(&r->merge, cpu_record(r, top_cpu(r))->ts);
 }
 
 /* No input is left: the last file of the series ended. */
@@ -1032,12 +970,6 @@ skip_unwanted(struct srecreader *r, struct reader_cpu *c, uint32_t pos)
 	return to;
 }
 
-enum delivered {
-	NOT_DELIVERED,
-	DELIVERED,
-	DELIVERED_AGAIN,	/* and the CPU's next record is the oldest */
-};
-
 /*
  * @c's records handed out or stepped over at once, up to payload byte
  * @pos, the next numbered @seq, the last at @last: counted as deliver()
@@ -1055,82 +987,24 @@ static inline void run_done(struct reader_cpu *c, uint32_t pos, uint64_t seq,
 }
 
 /*
- * deliver() of a top record in a plain chunk (srecchunk_check()), not its
- * first or last, no older than the last handed out: numbered as
- * expected, no gap, not LOST.  The records after it the caller need not
- * get are stepped over as skip_unwanted() would (the record after each
- * no older, and older than the skip limit), checking only what a mapped
- * file changed since could make wrong, as deliver_plain() does.  What
- * deliver() returns, NOT_DELIVERED if the top record is not one.
+ * Hand out the oldest record and move its CPU on: any record, of any
+ * chunk.  One not of its type's fixed size (a STACK, say) is checked
+ * again: see record_still_sound().  False if it could not go.
  */
-static inline __attribute__((always_inline)) enum delivered
-deliver_plain_one(struct srecreader *r, struct srec_record *rec)
+static bool deliver(struct srecreader *r, struct srec_record *rec)
 {
-	unsigned int cpu = r->heap[0];
-	struct reader_cpu *c = &r->cpus[cpu];
-	const struct reader_chunk *chunk = c->first;
-	const unsigned char *data = chunk->data;
-	const int *plain = r->types.plain;
-	uint32_t pos = c->pos, end = chunk->head.raw_len, at;
-	const struct schedrec_header *hdr = (const void *)(data + pos), *next;
-	uint64_t ts = r->heap_ts[0], seq = c->next_seq, last = ts;
-
-	at = pos + hdr->size;
-	if (!chunk->plain || c->chunk_start ||
-	    hdr->size != plain[hdr->type] || at >= end || ts < r->newest_ts)
-		return NOT_DELIVERED;
-	rec->hdr = hdr;
-	rec->cpu = cpu;
-	rec->lasting = chunk_borrowed(chunk);
-	rec->seq = seq++;
-	rec->gap = 0;
-	rec->chunk_offset = chunk->offset;
-	r->newest_ts = ts;
-	for (pos = at;; pos = at) {
-		hdr = (const void *)(data + pos);
-		at = pos + hdr->size;
-		if (!r->skip[hdr->type] || hdr->size != plain[hdr->type] ||
-		    at >= end || hdr->ts < last)
-			break;
-		next = (const void *)(data + at);
-		if (next->ts >= r->skip_until || next->ts < hdr->ts)
-			break;
-		last = hdr->ts;
-		seq++;
-	}
-	run_done(c, pos, seq, last);
-	__builtin_prefetch(data + pos + MERGE_PREFETCH);
-	heap_sift_down(r, hdr->ts);
-	return r->heap[0] == cpu ? DELIVERED_AGAIN : DELIVERED;
-}
-
-/*
- * Hand out the oldest record and move its CPU on.  One not of its type's
- * fixed size (a STACK, say) is checked again: see record_still_sound().
- * Kept short for the next record of the same chunk, of its type's fixed
- * size, no numbers missing, and shorter still in a plain chunk
- * (deliver_plain_one()); where a CPU's records come several in a row,
- * deliver_run() or deliver_plain() hands out the rest of the run.
- */
-static inline __attribute__((always_inline)) enum delivered
-deliver(struct srecreader *r, struct srec_record *rec)
-{
-	unsigned int cpu = r->heap[0];
+	unsigned int cpu = top_cpu(r);
 	struct reader_cpu *c = &r->cpus[cpu];
 	struct reader_chunk *chunk = c->first;
 	const struct schedrec_header *hdr = cpu_record(r, cpu), *next;
 	struct srecreader_cpu *s = &c->stats;
-	uint64_t ts = r->heap_ts[0], seq, expected;
-	enum delivered plain;
+	uint64_t ts = top_ts(r), seq, expected;
 	uint32_t pos;
 
-	plain = deliver_plain_one(r, rec);
-	if (plain != NOT_DELIVERED)
-		return plain;
 	/* checked here, when it goes: a mapped file may have changed */
 	if (unlikely(hdr->size != r->types.fixed[hdr->type]) &&
 	    !record_still_sound(r, chunk, c->pos))
-		return NOT_DELIVERED;
+		return false;
 	seq = srecchunk_record_seq(c->next_seq, hdr, &expected);
 	if (unlikely(hdr->type == SCHEDREC_REC_LOST)) {
 		s->lost += ((const struct schedrec_lost *)hdr)->count;
@@ -1170,314 +1044,63 @@ deliver(struct srecreader *r, struct srec_record *rec)
 		c->pos = next_record(r, chunk, pos);
 		if (c->pos >= chunk->head.raw_len) {
 			deliver_next_chunk(r, c);
-			return DELIVERED;
+			return true;
 		}
 		next = cpu_record(r, cpu);
 	}
 	__builtin_prefetch(chunk->data + c->pos + MERGE_PREFETCH);
-	heap_sift_down(r, next->ts);
-	return r->heap[0] == cpu ? DELIVERED_AGAIN : DELIVERED;
-}
-
-/*
- * The CPU that would be on top without the top one, and its record's
- * time; UINT64_MAX if no other CPU has a record.
- */
-static inline void runner_up(const struct srecreader *r, unsigned int *cpu,
-			     uint64_t *ts)
-{
-	unsigned int top = r->heap[0], i, child;
-
-	*cpu = top;
-	*ts = UINT64_MAX;
-	if (r->scan) {
-		for (i = 0; i < r->nr_cpus; i++)
-			if (i != top && (r->scan_has >> i & 1) &&
-			    key_before(r->scan_ts[i], i, *ts, *cpu)) {
-				*ts = r->scan_ts[i];
-				*cpu = i;
-			}
-		return;
-	}
-	for (child = 1; child <= 2 && child < r->heap_len; child++)
-		if (key_before(r->heap_ts[child], r->heap[child], *ts, *cpu)) {
-			*ts = r->heap_ts[child];
-			*cpu = r->heap[child];
-		}
-}
-
-/* Where a run is: what deliver_run() asks run_fill() to go on from. */
-struct run {
-	const unsigned char *data;	/* the chunk's records */
-	uint32_t pos, end;		/* the next record, the payload's end */
-	uint64_t last;			/* the last record's time */
-	uint64_t newest;		/* how much newer the next may be */
-	uint64_t seq, offset;		/* the next number, the chunk's offset */
-	unsigned int cpu;
-	bool lasting;			/* the chunk is borrowed */
-};
-
-/*
- * The records of @run into @recs, up to @max, stepping over those the
- * caller need not get (skip_chain()): how many.
- */
-static unsigned int run_fill(const struct srecreader *r, struct run *run,
-			     struct srec_record *recs, unsigned int max)
-{
-	const unsigned char *data = run->data;
-	uint64_t last = run->last, newest = run->newest, seq = run->seq;
-	uint64_t limit = r->skip_until, skipped_last;
-	const int *fixed = r->types.fixed;
-	const struct schedrec_header *hdr;
-	uint32_t pos = run->pos, to;
-	unsigned int n = 0;
-
-	/* skipped records stay within the run's bound, as it goes on */
-	if (limit > last + newest)
-		limit = last + newest;
-	while (n < max) {
-		hdr = (const void *)(data + pos);
-		if (unlikely(hdr->size != fixed[hdr->type] ||
-			     hdr->type == SCHEDREC_REC_LOST ||
-			     hdr->ts - last > newest ||
-			     hdr->seq != (uint32_t)seq ||
-			     !record_follows(data, pos + hdr->size, run->end)))
-			break;
-		newest -= hdr->ts - last;
-		last = hdr->ts;
-		recs[n].hdr = hdr;
-		recs[n].cpu = run->cpu;
-		recs[n].lasting = run->lasting;
-		recs[n].seq = seq++;
-		recs[n].gap = 0;
-		recs[n].chunk_offset = run->offset;
-		n++;
-		pos += hdr->size;
-		if (likely(!r->skip[((const struct schedrec_header *)
-				     (data + pos))->type]))
-			continue;
-		skipped_last = last;
-		to = skip_chain(r, data, pos, run->end, &seq, last, limit,
-				&skipped_last);
-		if (to != pos) {
-			newest -= skipped_last - last;
-			last = skipped_last;
-			pos = to;
-		}
-	}
-	run->pos = pos;
-	run->last = last;
-	run->seq = seq;
-	return n;
-}
-
-/*
- * The latest time a run of the top CPU's records may reach: before the
- * runner-up's record (not at its time, if a tie goes to the runner-up),
- * and before the horizon unless @any_time.  False if there is no run.
- */
-static inline bool run_bound(const struct srecreader *r, bool any_time,
-			     uint64_t *bound)
-{
-	unsigned int cpu = r->heap[0], other_cpu;
-
-	runner_up(r, &other_cpu, bound);
-	if (cpu > other_cpu && !*bound)
-		return false;
-	*bound -= cpu > other_cpu;
-	if (!any_time && *bound >= r->horizon) {
-		if (!r->horizon)
-			return false;
-		*bound = r->horizon - 1;
-	}
+	merge_replay(&r->merge, next->ts);
 	return true;
 }
 
 /*
- * deliver() of a run of records at once: those of the top CPU's chunk
- * that come before any other CPU's (and the horizon) and need none of
- * deliver()'s exceptions (a chunk's first or last record, a PAD next, a
- * LOST, a record not of its type's fixed size, a number missing, a record
- * older than the last handed out).  It stops at the first that does,
- * which deliver() then hands out; the records it hands out (or skips) it
- * counts as deliver() would.  How many, up to @max; 0 if the first is not
- * one.
- */
-static unsigned int deliver_run(struct srecreader *r, struct srec_record *recs,
-				unsigned int max, bool any_time)
-{
-	struct reader_cpu *c = &r->cpus[r->heap[0]];
-	const struct reader_chunk *chunk = c->first;
-	struct run run = {
-		.data = chunk->data, .pos = c->pos, .end = chunk->head.raw_len,
-		.last = r->newest_ts, .seq = c->next_seq,
-		.offset = chunk->offset, .cpu = r->heap[0],
-		.lasting = chunk_borrowed(chunk),
-	};
-	unsigned int n;
-
-	if (c->chunk_start || !run_bound(r, any_time, &run.newest))
-		return 0;
-	/* last <= ts <= newest in one unsigned compare, if that is a range */
-	if (run.newest < run.last)
-		return 0;
-	run.newest -= run.last;
-	n = run_fill(r, &run, recs, max);
-	if (run.seq == c->next_seq)
-		return 0;
-	run_done(c, run.pos, run.seq, run.last);
-	/*
-	 * the last may be one stepped over, older than the run's bound: no
-	 * record of another CPU is older than it
-	 */
-	r->newest_ts = run.last;
-	c->pos = skip_unwanted(r, c, run.pos);
-	__builtin_prefetch(run.data + c->pos + MERGE_PREFETCH);
-	heap_sift_down(r, ((const struct schedrec_header *)(run.data +
-							   c->pos))->ts);
-	return n;
-}
-
-/*
- * Hand out records while the top CPU's chunk is plain (srecchunk_check():
- * every record after its first of its type's fixed size, not LOST,
- * numbered one after the other, in time order), in runs as
- * deliver_run(), one CPU's after another's, checking only what a mapped
- * file changed since could make wrong: each record of its type's fixed
- * size, and in time order up to the run's bound (the runner-up, and the
- * horizon).  A record the caller need not get is stepped over where
- * skip_chain() would step over it: the record after it is no older, and
- * older than the skip limit.  Each chunk's first and last records go
- * through deliver().  How many it handed out, up to @max.  It stops
- * after a run shorter than PLAIN_RUN_MIN, and is not tried again for a
- * while.
- */
-static unsigned int deliver_plain(struct srecreader *r,
-				  struct srec_record *recs, unsigned int max,
-				  bool any_time)
-{
-	const int *plain = r->types.plain;
-	const uint16_t *skip = r->skip;
-	uint64_t limit = r->skip_until, bound, last, seq;
-	const struct schedrec_header *hdr, *next;
-	const struct reader_chunk *chunk;
-	unsigned int cpu, n = 0;
-	const unsigned char *data;
-	struct reader_cpu *c;
-	uint32_t pos, end, at;
-	uint64_t stepped;
-	bool lasting;
-
-	for (;;) {
-		cpu = r->heap[0];
-		c = &r->cpus[cpu];
-		chunk = c->first;
-		if (!chunk->plain || c->chunk_start ||
-		    !run_bound(r, any_time, &bound))
-			break;
-		data = chunk->data;
-		end = chunk->head.raw_len;
-		lasting = chunk_borrowed(chunk);
-		pos = c->pos;
-		seq = c->next_seq;
-		last = r->newest_ts;
-		hdr = (const void *)(data + pos);
-		for (;;) {
-			at = pos + hdr->size;
-			if (hdr->size != plain[hdr->type] || at >= end ||
-			    hdr->ts > bound || hdr->ts < last)
-				break;
-			next = (const void *)(data + at);
-			if (!skip[hdr->type] || next->ts >= limit ||
-			    next->ts < hdr->ts) {
-				if (n == max)
-					break;
-				recs[n].hdr = hdr;
-				recs[n].cpu = cpu;
-				recs[n].lasting = lasting;
-				recs[n].seq = seq;
-				recs[n].gap = 0;
-				recs[n].chunk_offset = chunk->offset;
-				n++;
-			}
-			last = hdr->ts;
-			seq++;
-			pos = at;
-			hdr = next;
-		}
-		if (pos == c->pos)
-			break;
-		stepped = seq - c->next_seq;
-		run_done(c, pos, seq, last);
-		/* skipped ones too: none of another CPU is older, nor later */
-		r->newest_ts = last;
-		__builtin_prefetch(data + pos + MERGE_PREFETCH);
-		heap_sift_down(r, hdr->ts);
-		/* as maybe_run(): runs this short cost more than deliver() */
-		if (stepped < PLAIN_RUN_MIN) {
-			r->plain_backoff = r->plain_backoff < RUN_BACKOFF_MAX ?
-					   2 * r->plain_backoff + 1 :
-					   RUN_BACKOFF_MAX;
-			r->plain_skip = r->plain_backoff;
-			break;
-		}
-		r->plain_backoff = 0;
-		if (n == max)
-			break;
-	}
-	return n;
-}
-
-/*
- * The CPUs' places in deliver_merged(), a field to an array, so that the
- * CPU on top finds each with one index: its next record and the end of
- * its chunk's payload, the next record's number and time (UINT64_MAX
- * for a CPU with none, and past nr_cpus), the time of the last record
- * handed out or stepped over, its chunk's offset and whether the chunk
- * is borrowed.
- */
-struct lanes {
-	const unsigned char *at[MERGE_SCAN_MAX];
-	const unsigned char *end[MERGE_SCAN_MAX];
-	uint64_t seq[MERGE_SCAN_MAX];
-	uint64_t ts[MERGE_SCAN_MAX];
-	uint64_t last[MERGE_SCAN_MAX];
-	uint64_t offset[MERGE_SCAN_MAX];
-	bool lasting[MERGE_SCAN_MAX];
-};
-
-/*
- * deliver_merged()'s loop over the first @n lanes of @l (a constant
- * where it is inlined), records at or after @bound waiting: how many it
- * put into @out (struct srec_ref if @refs, else struct srec_record), up
- * to @max, the last one's time in *@newest (which holds the newest
- * handed out before).  A lane it did not move on keeps what it had.
+ * Hand out records while the CPU on top is in the middle of a plain chunk
+ * (srecchunk_check(): after its first record, every record of its type's
+ * fixed size, not LOST, numbered one after the other, in time order):
+ * deliver() without its exceptions, for any number of CPUs.  The records
+ * after each that the caller need not get are stepped over as
+ * skip_unwanted() steps over them.  It stops after @max, and before a
+ * chunk's first or last record, one at or after the horizon (unless
+ * @any_time), one older than the last handed out, or one not of its
+ * type's plain size (a mapped file changed since): deliver() hands those
+ * out.  How many went into @out (struct srec_ref if @refs, else struct
+ * srec_record).  Refs are of records in place in the mapped file only:
+ * 0 if a CPU's chunk is not, and the lowest offset of the CPUs' chunks in
+ * *@keep.
  */
 static inline __attribute__((always_inline)) unsigned int
-merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
-	    void *out, bool refs, unsigned int max, uint64_t bound,
-	    uint64_t *newest)
+merge_batch(struct srecreader *r, void *out, bool refs, unsigned int max,
+	    bool any_time, uint64_t *keep)
 {
+	uint64_t bound = any_time ? UINT64_MAX : r->horizon, ts, seq, last;
+	const struct schedrec_header *hdr;
+	const int *plain = r->types.plain;
 	struct srec_record *recs = out;
 	struct srec_ref *ref = out;
-	uint64_t limit = r->skip_until, low = *newest, ts, last, seq;
-	const struct schedrec_header *hdr, *next;
-	const int *plain = r->types.plain;
-	const uint16_t *skip = r->skip;
-	const unsigned char *at, *end;
-	unsigned int k = 0, cpu, size;
+	const struct reader_chunk *chunk;
+	unsigned int i, k = 0, cpu;
+	struct reader_cpu *c;
+	uint32_t at;
 
+	for (i = 0; refs && i < r->merge.lanes; i++) {
+		chunk = r->cpus[r->merge.cpu[i]].first;
+		if (!chunk_borrowed(chunk))
+			return 0;
+		if (chunk->offset < *keep)
+			*keep = chunk->offset;
+	}
 	while (k < max) {
-		cpu = oldest_of(l->ts, n, &ts);
-		if (ts >= bound || ts < low)
+		cpu = top_cpu(r);
+		ts = top_ts(r);
+		c = &r->cpus[cpu];
+		chunk = c->first;
+		hdr = cpu_record(r, cpu);
+		at = c->pos + hdr->size;
+		if (ts >= bound || ts < r->newest_ts || !chunk->plain ||
+		    c->chunk_start || hdr->size != plain[hdr->type] ||
+		    at >= chunk->head.raw_len)
 			break;
-		hdr = (const void *)l->at[cpu];
-		at = l->at[cpu] + hdr->size;
-		end = l->end[cpu];
-		/* a chunk's last record, or a mapped file changed since */
-		if (hdr->size != plain[hdr->type] || at >= end)
-			break;
-		seq = l->seq[cpu];
+		seq = c->next_seq;
 		if (refs) {
 			ref[k].hdr = hdr;
 			ref[k].gap = 0;
@@ -1486,143 +1109,22 @@ merge_lanes(const struct srecreader *r, struct lanes *l, unsigned int n,
 		} else {
 			recs[k].hdr = hdr;
 			recs[k].cpu = cpu;
-			recs[k].lasting = l->lasting[cpu];
+			recs[k].lasting = chunk_borrowed(chunk);
 			recs[k].seq = seq;
 			recs[k].gap = 0;
-			recs[k].chunk_offset = l->offset[cpu];
+			recs[k].chunk_offset = chunk->offset;
 		}
-		seq++;
 		k++;
-		low = ts;
+		r->newest_ts = ts;
+		seq++;
 		last = ts;
-		/*
-		 * The records after it the caller need not get, as
-		 * skip_chain() steps over them; each no older than the one
-		 * before, which the loop sees of the next.
-		 */
-		hdr = (const void *)at;
-		while (hdr->ts >= last) {
-			size = skip[hdr->type];
-			if (likely(!size) || hdr->size != size ||
-			    at + size >= end)
-				break;
-			next = (const void *)(at + size);
-			if (next->ts >= limit || next->ts < hdr->ts)
-				break;
-			last = hdr->ts;
-			seq++;
-			at = (const void *)next;
-			hdr = next;
-		}
-		__builtin_prefetch(at + MERGE_PREFETCH);
-		l->at[cpu] = at;
-		l->seq[cpu] = seq;
-		l->last[cpu] = last;
-		l->ts[cpu] = hdr->ts;
+		at = skip_chain(r, chunk->data, at, chunk->head.raw_len, &seq,
+				ts, r->skip_until, &last);
+		run_done(c, at, seq, last);
+		__builtin_prefetch(chunk->data + at + MERGE_PREFETCH);
+		merge_replay(&r->merge, cpu_record(r, cpu)->ts);
 	}
-	*newest = low;
 	return k;
-}
-
-/*
- * Hand out records while every CPU with one is in a plain chunk
- * (srecchunk_check()) past its first record: the oldest goes, and the
- * records after it that the caller need not get are stepped over, as
- * deliver_plain_one() does, but the CPUs' places stay in locals from one
- * record to the next, not in the heap.  It stops after @max, and before
- * a chunk's last record (deliver() moves its CPU on to its next chunk),
- * one at or after the horizon (unless @any_time), one older than the
- * last handed out or one not of its type's plain size (a mapped file
- * changed since), which deliver() then hands out.  How many it handed
- * out into @out (as merge_lanes()); 0, with r->merge_try cleared until a
- * chunk's first record goes, if a CPU is not in such a chunk.  Refs are
- * of records in place in the mapped file only: 0 if a CPU's chunk is not
- * (merge_try stays), and the lowest offset of the CPUs' chunks in *@keep.
- */
-static inline __attribute__((always_inline)) unsigned int
-deliver_merged(struct srecreader *r, void *out, bool refs, unsigned int max,
-	       bool any_time, uint64_t *keep)
-{
-	uint64_t bound = any_time ? UINT64_MAX : r->horizon;
-	uint64_t newest = r->newest_ts;
-	unsigned int n, cpu;
-	struct lanes l;
-
-	if (!r->scan)
-		goto not_plain;
-	memcpy(l.ts, r->scan_ts, sizeof(l.ts));
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		const struct reader_cpu *c = &r->cpus[cpu];
-		const struct reader_chunk *chunk = c->first;
-
-		if (!(r->scan_has >> cpu & 1))
-			continue;
-		if (!chunk->plain || c->chunk_start)
-			goto not_plain;
-		/* refs are of lasting records: srecreader_next_batch() then */
-		if (refs && !chunk_borrowed(chunk))
-			return 0;
-		if (refs && chunk->offset < *keep)
-			*keep = chunk->offset;
-		l.at[cpu] = chunk->data + c->pos;
-		l.end[cpu] = chunk->data + chunk->head.raw_len;
-		l.seq[cpu] = c->next_seq;
-		l.last[cpu] = c->stats.last_ts;
-		l.offset[cpu] = chunk->offset;
-		l.lasting[cpu] = chunk_borrowed(chunk);
-	}
-	if (r->nr_cpus <= 2)
-		n = merge_lanes(r, &l, 2, out, refs, max, bound, &newest);
-	else if (r->nr_cpus <= 4)
-		n = merge_lanes(r, &l, 4, out, refs, max, bound, &newest);
-	else
-		n = merge_lanes(r, &l, MERGE_SCAN_MAX, out, refs, max, bound,
-				&newest);
-	/* a lane that did not move on writes back what it had */
-	for (cpu = 0; n && cpu < r->nr_cpus; cpu++) {
-		struct reader_cpu *c = &r->cpus[cpu];
-
-		if (!(r->scan_has >> cpu & 1))
-			continue;
-		run_done(c, l.at[cpu] - c->first->data, l.seq[cpu],
-			 l.last[cpu]);
-		r->scan_ts[cpu] = l.ts[cpu];
-	}
-	if (n) {
-		r->newest_ts = newest;
-		scan_top(r);
-	}
-	return n;
-not_plain:
-	r->merge_try = false;
-	return 0;
-}
-
-/*
- * deliver_run() after a record whose CPU is on top again, if it is worth
- * it: it pays for its start with two records or more.  With many CPUs
- * busy, runs are shorter; after each short one, twice as many chances
- * (up to RUN_BACKOFF_MAX) go untried.  How many records it handed out.
- */
-static inline unsigned int maybe_run(struct srecreader *r,
-				     struct srec_record *recs,
-				     unsigned int max, bool any_time)
-{
-	unsigned int run;
-
-	if (r->run_skip) {
-		r->run_skip--;
-		return 0;
-	}
-	run = deliver_run(r, recs, max, any_time);
-	if (run >= 2) {
-		r->run_backoff = 0;
-		return run;
-	}
-	r->run_backoff = r->run_backoff < RUN_BACKOFF_MAX ?
-			 2 * r->run_backoff + 1 : RUN_BACKOFF_MAX;
-	r->run_skip = r->run_backoff;
-	return run;
 }
 
 uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
@@ -1702,7 +1204,7 @@ static bool may_deliver_any(const struct srecreader *r)
 /* Whether the oldest record held can go: nothing older can follow. */
 static bool may_deliver(const struct srecreader *r)
 {
-	return may_deliver_any(r) || r->heap_ts[0] < r->horizon;
+	return may_deliver_any(r) || top_ts(r) < r->horizon;
 }
 
 /*
@@ -1716,7 +1218,7 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 	for (;;) {
 		skip_limit(r);
 		if (r->error) {
-			if (!r->heap_len || r->changed || !deliver(r, rec))
+			if (!r->merge.lanes || r->changed || !deliver(r, rec))
 				return r->error;
 			return 1;
 		}
@@ -1725,7 +1227,7 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 			continue;
 		if (r->error)
 			continue;
-		if (r->heap_len && may_deliver(r)) {
+		if (r->merge.lanes && may_deliver(r)) {
 			if (!deliver(r, rec))
 				continue;
 			return 1;
@@ -1770,41 +1272,23 @@ int srecreader_next(struct srecreader *r, struct srec_record *rec)
  * The common case of srecreader_next_batch(), kept small: records are
  * ready.  A chunk handed out whole ends the batch, so that it is the one
  * kept (retired) until the next call, with the records that point into
- * it; until then no CPU leaves the heap and nothing is read, so of
+ * it; until then no CPU leaves the merge and nothing is read, so of
  * may_deliver() only the horizon can change its answer.  How many it
  * handed out, up to @max.
  */
 static unsigned int batch_fill(struct srecreader *r, struct srec_record *recs,
 			       unsigned int max)
 {
-	enum delivered done;
+	bool any_time = may_deliver_any(r);
 	unsigned int n = 0;
-	bool any_time;
 
-	any_time = may_deliver_any(r);
 	while (n < max && !r->retired &&
-	       (any_time || r->heap_ts[0] < r->horizon)) {
-		/* the CPUs in plain chunks: most records, in a loop of their own */
-		if (r->merge_try) {
-			n += deliver_merged(r, recs + n, false, max - n,
-					    any_time, NULL);
-			if (n == max ||
-			    !(any_time || r->heap_ts[0] < r->horizon))
-				break;
-		}
-		done = deliver(r, &recs[n]);
-		if (!done)
+	       (any_time || top_ts(r) < r->horizon)) {
+		n += merge_batch(r, recs + n, false, max - n, any_time, NULL);
+		if (n == max || !(any_time || top_ts(r) < r->horizon) ||
+		    !deliver(r, &recs[n]))
 			break;
 		n++;
-		/* its CPU is on top again: a run may follow */
-		if (likely(done != DELIVERED_AGAIN) || n == max)
-			continue;
-		if (!r->cpus[r->heap[0]].first->plain)
-			n += maybe_run(r, recs + n, max - n, any_time);
-		else if (!r->plain_skip)
-			n += deliver_plain(r, recs + n, max - n, any_time);
-		else
-			r->plain_skip--;
 	}
 	return n;
 }
@@ -1818,7 +1302,7 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 		retire(r);
 	if (unlikely(srecinput_shrunk(&r->in)))
 		input_changed(r, r->in.offset);
-	if (r->error || !r->heap_len)
+	if (r->error || !r->merge.lanes)
 		return next_slow(r, recs);
 	n = batch_fill(r, recs, max);
 	return n ? (int)n : next_slow(r, recs);
@@ -1838,14 +1322,13 @@ unsigned int srecreader_next_refs(struct srecreader *r, struct srec_ref *refs,
 	/* as srecreader_next_batch() starts */
 	if (r->retired)
 		retire(r);
-	if (unlikely(srecinput_shrunk(&r->in)) || r->error || !r->heap_len ||
-	    !r->merge_try)
+	if (unlikely(srecinput_shrunk(&r->in)) || r->error || !r->merge.lanes)
 		return 0;
 	any_time = may_deliver_any(r);
-	if (!any_time && r->heap_ts[0] >= r->horizon)
+	if (!any_time && top_ts(r) >= r->horizon)
 		return 0;
 	*chunk_offset = UINT64_MAX;
-	return deliver_merged(r, refs, true, max, any_time, chunk_offset);
+	return merge_batch(r, refs, true, max, any_time, chunk_offset);
 }
 
 int srecreader_for_each(struct srecreader *r,

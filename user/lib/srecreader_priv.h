@@ -56,6 +56,20 @@ struct reader_cpu {
 	struct srecreader_cpu stats;
 };
 
+/*
+ * The CPUs with a record to hand out, in the order of their records'
+ * times (srecmerge.c): a tree of losers over them, a CPU a lane.
+ */
+struct reader_merge {
+	unsigned int *cpu;		/* each lane's, UINT_MAX: none */
+	uint64_t *ts;			/* its record's time */
+	unsigned int *loser;		/* of the match at each inner node */
+	unsigned int *win;		/* of each node, while building */
+	unsigned int lanes;		/* CPUs in the merge */
+	unsigned int leaves;		/* lanes, to a power of two */
+	unsigned int top;		/* the lane whose record goes next */
+};
+
 /* How reading a section went. */
 enum section_status {
 	SECTION_OK,
@@ -82,17 +96,7 @@ struct srecreader {
 
 	unsigned int nr_cpus;
 	struct reader_cpu *cpus;
-	unsigned int *heap;		/* CPUs with records, oldest first */
-	uint64_t *heap_ts;		/* beside each: its record's time */
-	unsigned int heap_len;
-	bool scan;			/* few CPUs: see scan_top() */
-	uint32_t scan_has;		/* CPUs with a record */
-	uint64_t *scan_ts;		/* each CPU's record's time */
-	unsigned int run_skip;		/* chances of a run left untried */
-	unsigned int run_backoff;	/* and after the next short one */
-	unsigned int plain_skip;	/* the same of deliver_plain() */
-	unsigned int plain_backoff;
-	bool merge_try;			/* deliver_merged() may hand out */
+	struct reader_merge merge;
 	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
 	bool done;			/* no more sections to read */
