@@ -580,7 +580,7 @@ static int read_seconds_pass(struct html *h, struct srecreader *reader)
 	size_t i, active = h->nr_seconds;
 	int ret = 0, fed;
 
-	while (active && (ret = srecreader_next(reader, &rec)) > 0) {
+	while (active && (ret = srecreader_next_batch(reader, &rec, 1)) > 0) {
 		if (rec.hdr->ts > end)
 			end = rec.hdr->ts;
 		for (i = 0; i < h->nr_seconds; i++) {

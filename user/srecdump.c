@@ -145,9 +145,9 @@ static void print_fields(const struct schedrec_header *hdr)
 	printf("\n");
 }
 
-static int print_record(const struct srec_record *rec, void *arg)
+static void print_record(struct srecreader *r, const struct srec_record *rec)
 {
-	const struct srec_event *ev = srecreader_event(arg, rec->hdr->type);
+	const struct srec_event *ev = srecreader_event(r, rec->hdr->type);
 
 	if (rec->gap)
 		printf("cpu %u: %" PRIu64 " records missing\n", rec->cpu,
@@ -155,7 +155,18 @@ static int print_record(const struct srec_record *rec, void *arg)
 	printf("%3u %" PRIu64 " %" PRIu64 " %s", rec->cpu,
 	       (uint64_t)rec->hdr->ts, rec->seq, ev ? ev->name : "?");
 	print_fields(rec->hdr);
-	return 0;
+}
+
+/* Every record, in time order: 0 at the end, or -errno. */
+static int print_records(struct srecreader *r)
+{
+	struct srec_record recs[256];
+	int n, i;
+
+	while ((n = srecreader_next_batch(r, recs, 256)) > 0)
+		for (i = 0; i < n; i++)
+			print_record(r, &recs[i]);
+	return n;
 }
 
 static void print_accounting(const struct srecreader *r)
@@ -231,7 +242,7 @@ int main(int argc, char **argv)
 	}
 	print_header(r, threads);
 	if (!header_only) {
-		ret = srecreader_for_each(r, print_record, r);
+		ret = print_records(r);
 		print_accounting(r);
 	}
 	ksyms_free(symbols);

@@ -128,7 +128,7 @@ static int read_trace(struct file_counts *fc, const struct srecreader **out,
 		fprintf(stderr, "# %s\n", err);
 		return -1;
 	}
-	while ((ret = srecreader_next(r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
 		const union sr_record *u = (const void *)rec.hdr;
 
 		if (rec.cpu >= 64)
@@ -690,7 +690,7 @@ TEST_F(record, pid_filter)
 	info = srecreader_info(r);
 	EXPECT_EQ((uint32_t)SREC_FILE_F_FILTERED,
 		  info->file.flags & SREC_FILE_F_FILTERED);
-	while (srecreader_next(r, &rec) > 0) {
+	while (srecreader_next_batch(r, &rec, 1) > 0) {
 		const union sr_record *u = (const void *)rec.hdr;
 		bool ours;
 

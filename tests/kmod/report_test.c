@@ -1239,7 +1239,7 @@ static int schedrec_runs(pid_t tid, struct runs *r)
 	sr = srecreader_open(TRACE, &opt, err, sizeof(err));
 	if (!sr)
 		return -1;
-	while ((ret = srecreader_next(sr, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(sr, &rec, 1)) > 0) {
 		const union sr_record *u = (const void *)rec.hdr;
 
 		if (rec.hdr->type != SCHEDREC_EV_SWITCH)

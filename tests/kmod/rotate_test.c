@@ -149,7 +149,7 @@ static bool view_file(const char *path, pid_t sleeper, struct file_view *v)
 	}
 	v->flags = srecreader_info(r)->file.flags;
 	v->has_sleeper = sleeper > 0 && srecreader_thread(r, sleeper);
-	while ((ret = srecreader_next(r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
 		if (rec.cpu >= MAX_CPUS)
 			break;
 		if (v->first_seq[rec.cpu] == UINT64_MAX)

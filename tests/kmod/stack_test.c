@@ -597,7 +597,7 @@ struct file_stacks {
 	char names[2048];
 };
 
-static int file_record(const struct srec_record *rec, void *arg)
+static void file_record(const struct srec_record *rec, void *arg)
 {
 	struct file_stacks *f = arg;
 	const struct schedrec_header *hdr = rec->hdr;
@@ -626,20 +626,19 @@ static int file_record(const struct srec_record *rec, void *arg)
 			f->child = t->tid;
 	}
 	if (hdr->type != SCHEDREC_EV_STACK)
-		return 0;
+		return;
 	f->stacks++;
 	if (rec->cpu >= 64)
-		return 0;
+		return;
 	f->pending[rec->cpu] = st->tid;
 	f->pending_nap[rec->cpu] = false;
 	if (!f->child || st->tid != f->child)
-		return 0;
+		return;
 	if (has_frame(f->ks, st, "hrtimer_nanosleep") ||
 	    has_frame(f->ks, st, "do_nanosleep")) {
 		f->pending_nap[rec->cpu] = true;
 		join_names(f->ks, st, f->names, sizeof(f->names));
 	}
-	return 0;
 }
 
 /* `schedrec record -e switch,exec,stack`: the file names its stacks. */
@@ -651,9 +650,10 @@ TEST_F(bare, record_file_names_frames)
 	};
 	struct file_stacks *f = calloc(1, sizeof(*f));
 	const struct srecreader_info *info;
+	struct srec_record rec;
 	struct srecreader *r;
 	char err[256];
-	int status;
+	int status, n;
 	ssize_t len;
 	pid_t pid;
 
@@ -683,7 +683,9 @@ TEST_F(bare, record_file_names_frames)
 	f->ks = ksyms_parse(info->kallsyms, info->kallsyms_len);
 	ASSERT_NE(NULL, f->ks);
 	EXPECT_LT(1000u, ksyms_count(f->ks));
-	EXPECT_EQ(0, srecreader_for_each(r, file_record, f));
+	while ((n = srecreader_next_batch(r, &rec, 1)) > 0)
+		file_record(&rec, f);
+	EXPECT_EQ(0, n);
 	EXPECT_NE(0u, f->child) TH_LOG("no exec of %s", f->exe_comm);
 	EXPECT_LT(0u, f->stacks);
 	EXPECT_EQ(0u, f->bad_follow);

@@ -385,7 +385,7 @@ static uint64_t records_in(const char *path)
 
 	if (!r)
 		return 0;
-	while (srecreader_next(r, &rec) > 0)
+	while (srecreader_next_batch(r, &rec, 1) > 0)
 		;
 	for (cpu = 0; cpu < srecreader_info(r)->file.nr_cpus; cpu++)
 		n += srecreader_cpu(r, cpu)->records;

@@ -455,7 +455,7 @@ static int count_lasting(const char *path, struct lasting_count *n)
 	r = srecreader_open(path, &opt, err, sizeof(err));
 	if (!r)
 		return -1;
-	while ((ret = srecreader_next(r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
 		if (!rec.lasting) {
 			n->copied++;
 			continue;

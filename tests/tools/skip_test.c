@@ -186,7 +186,7 @@ static int read_all(const char *path, uint64_t types, uint64_t before,
 		return -1;
 	if (types)
 		srecreader_skip(r, types, before);
-	while ((ret = srecreader_next(r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
 		if (n < max) {
 			seqs[n] = rec.seq;
 			gaps[n] = rec.gap;
@@ -303,7 +303,7 @@ TEST(reader_waits_for_the_horizon)
 		r = open_trace(path);
 		ASSERT_NE(NULL, r);
 		srecreader_skip(r, types[i], UINT64_MAX);
-		while (srecreader_next(r, &rec) > 0)
+		while (srecreader_next_batch(r, &rec, 1) > 0)
 			n[i]++;
 		for (cpu = 0; cpu < 2; cpu++)
 			stats[i][cpu] = *srecreader_cpu(r, cpu);
@@ -330,7 +330,7 @@ TEST(reader_hands_out_all_by_default)
 	ASSERT_NE(NULL, r);
 	srecreader_skip(r, UNNEEDED, UINT64_MAX);
 	srecreader_skip(r, 0, UINT64_MAX);
-	while (srecreader_next(r, &rec) > 0)
+	while (srecreader_next_batch(r, &rec, 1) > 0)
 		n++;
 	srecreader_close(r);
 	EXPECT_EQ(13, n);

@@ -96,7 +96,7 @@ static int load(struct loaded *t, const char *text)
 	t->r = srecreader_open_fd(t->fd, &opt, t->err, sizeof(t->err));
 	if (!t->r)
 		return -1;
-	while ((ret = srecreader_next(t->r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(t->r, &rec, 1)) > 0) {
 		struct got_record *got;
 
 		if (t->count == cap) {

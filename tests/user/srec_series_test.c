@@ -262,7 +262,7 @@ TEST(wrong_files_refused)
 		TH_LOG("%s", srecreader_error(r));
 	EXPECT_EQ(synth.expected.count, got.count);
 	EXPECT_TRUE(same_records(&synth.expected, &got));
-	EXPECT_EQ(-ENOENT, srecreader_next(r, &(struct srec_record){ 0 }));
+	EXPECT_EQ(-ENOENT, srecreader_next_batch(r, &(struct srec_record){ 0 }, 1));
 	srecreader_close(r);
 	expected_free(&got);
 

@@ -190,7 +190,7 @@ TEST_F(stack, round_trip)
 	EXPECT_EQ(0u, ev->size);
 	EXPECT_EQ(SREC_EVENT_F_ENABLED, ev->flags);
 	/* the records come back byte for byte, in order */
-	while ((ret = srecreader_next(r, &rec)) > 0) {
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
 		ASSERT_GE(self->len - pos, rec.hdr->size);
 		EXPECT_EQ(0, memcmp(self->records + pos, rec.hdr,
 				    rec.hdr->size))

@@ -466,7 +466,7 @@ int read_all(struct srecreader *r, struct expected_list *out)
 	struct srec_record rec;
 	int ret;
 
-	while ((ret = srecreader_next(r, &rec)) > 0)
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0)
 		add_record(out, &rec);
 	return ret;
 }

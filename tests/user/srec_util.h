@@ -145,7 +145,7 @@ bool diag_has_offset(const struct diag_log *log, uint64_t offset);
 bool diag_says(const struct diag_log *log, const char *words);
 
 /*
- * Read every record into @out; returns the last srecreader_next() value
+ * Read every record into @out; returns the last srecreader_next_batch() value
  * (0 at a clean end).
  */
 int read_all(struct srecreader *r, struct expected_list *out);

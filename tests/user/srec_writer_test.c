@@ -90,12 +90,12 @@ TEST(loss_accounting)
 	r = open_bytes(file.data, file.len, &opt, err, sizeof(err));
 	ASSERT_NE(NULL, r) TH_LOG("%s", err);
 	for (i = 0; i < 7; i++) {
-		ASSERT_EQ(1, srecreader_next(r, &rec));
+		ASSERT_EQ(1, srecreader_next_batch(r, &rec, 1));
 		EXPECT_EQ(0, rec.cpu);
 		EXPECT_EQ(seqs[i], rec.seq);
 		EXPECT_EQ(gaps[i], rec.gap) TH_LOG("record %u", i);
 	}
-	ASSERT_EQ(0, srecreader_next(r, &rec));
+	ASSERT_EQ(0, srecreader_next_batch(r, &rec, 1));
 	c = srecreader_cpu(r, 0);
 	EXPECT_EQ(2, c->chunks);
 	EXPECT_EQ(7, c->records);
@@ -148,11 +148,11 @@ TEST(sequence_wrap)
 	r = open_bytes(file.data, file.len, NULL, err, sizeof(err));
 	ASSERT_NE(NULL, r) TH_LOG("%s", err);
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(1, srecreader_next(r, &rec));
+		ASSERT_EQ(1, srecreader_next_batch(r, &rec, 1));
 		EXPECT_EQ(0xfffffffeull + i, rec.seq);
 		EXPECT_EQ(0, rec.gap);
 	}
-	EXPECT_EQ(0, srecreader_next(r, &rec));
+	EXPECT_EQ(0, srecreader_next_batch(r, &rec, 1));
 	EXPECT_EQ(0, srecreader_cpu(r, 0)->gaps);
 	srecreader_close(r);
 	bytes_free(&recs);

@@ -2,7 +2,7 @@
 /*
  * schedmodel: the scheduler as the records tell it, replayed in one pass.
  *
- * Fed the records of a trace in time order (srecreader_next()), it keeps
+ * Fed the records of a trace in time order (srecreader_next_batch()), it keeps
  * what each CPU runs and where each thread is (on a CPU, off it since when
  * and in which state, woken when and by whom, waiting on which runqueue),
  * and hands the reports what they count, as it becomes known:
@@ -222,6 +222,21 @@ int schedmodel_record(struct schedmodel *m, const struct srec_record *rec);
  */
 int schedmodel_records(struct schedmodel *m, const struct srec_record *recs,
 		       unsigned int n, unsigned int *fed);
+
+/*
+ * A record in short, as the two-thread pass (tracepass.c) hands records
+ * from thread to thread: where it is, its CPU, and how many numbers are
+ * missing before it (SREC_REF_GAP_BIG: that many or more, the whole
+ * number kept elsewhere).  @spare is the caller's.
+ */
+#define SREC_REF_GAP_BIG	UINT32_MAX
+
+struct srec_ref {
+	const struct schedrec_header *hdr;
+	uint32_t gap;
+	uint16_t cpu;		/* < SREC_CPUS_MAX */
+	uint16_t spare;
+};
 
 /*
  * schedmodel_records() of records in short (struct srec_ref), those of a

@@ -128,11 +128,10 @@ static bool pass_batch(struct schedmodel *m, const struct srec_record *recs,
  * What crosses from one CPU's cache to the other's is kept small: a slot
  * holds only what the model reads of a record (struct srec_ref, 16
  * bytes against struct srec_record's 40), which the model takes as it is
- * (schedmodel_feed()).  Most records the reader merges straight into the
- * slot in that form (srecreader_next_refs()); the others come through
- * its own batch of struct srec_record, which stays in its cache.
- * Writing slots of whole srec_records made the reader some 25 % slower
- * whenever the model ran beside it.
+ * (schedmodel_feed()), made from the reader's batch of struct
+ * srec_record, which stays in the reader's cache.  Writing slots of whole
+ * srec_records made the reader some 25 % slower whenever the model ran
+ * beside it.
  */
 #define PIPE_RECORDS	1024
 #define PIPE_FIRST	256	/* the first slot's records: the model waits */
@@ -321,34 +320,11 @@ static void slot_done(struct pipe_slot *s, size_t copied)
 						(uintptr_t)s->recs[i].hdr);
 }
 
-/*
- * The first records of a batch of @want straight into @s, in short
- * (srecreader_next_refs()), once the pass started: how many; *@past
- * set if the last (the newest, in order) is past the window's end.
- */
-static unsigned int slot_refs(struct pipe *p, struct pipe_slot *s,
-			      unsigned int want, bool *past)
-{
-	uint64_t offset;
-	unsigned int n;
-
-	if (!p->started)
-		return 0;
-	n = srecreader_next_refs(p->r, s->recs + s->n, want, &offset);
-	if (!n)
-		return 0;
-	slot_keep(p, s, offset);
-	s->n += n;
-	*past = s->recs[s->n - 1].hdr->ts >= p->win_end;
-	return n;
-}
-
 /* Fill @s with up to @max records, and say whether they are the last. */
 static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 {
 	struct srec_record batch[TRACE_PASS_BATCH];
-	unsigned int want, fast;
-	bool past_fast = false;
+	unsigned int want;
 	size_t len = 0;
 	int n, past;
 
@@ -360,26 +336,18 @@ static void slot_fill(struct pipe *p, struct pipe_slot *s, unsigned int max)
 		want = max - s->n;
 		if (want > TRACE_PASS_BATCH)
 			want = TRACE_PASS_BATCH;
-		/* a batch as srecreader_next_batch() gives it, in two parts */
-		fast = slot_refs(p, s, want, &past_fast);
-		if (fast == want) {
-			n = 0;
-		} else if (fast) {
-			n = srecreader_next_more(p->r, batch, want - fast);
-		} else {
-			n = srecreader_next_batch(p->r, batch, want);
-			if (n <= 0) {
-				s->end = n;
-				break;
-			}
+		n = srecreader_next_batch(p->r, batch, want);
+		if (n <= 0) {
+			s->end = n;
+			break;
 		}
-		past = n ? slot_copy(p, s, batch, n, &len) : 0;
+		past = slot_copy(p, s, batch, n, &len);
 		if (past < 0) {
 			s->end = past;
 			break;
 		}
 		s->n += n;
-		if (past || past_fast)
+		if (past)
 			s->end = 0;
 	}
 	slot_done(s, len);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The .srec reader after the header: chunks, SYNC and the trailer, damaged
- * sections, and the merge of the CPUs by time; see srecreader.h.
+ * The .srec reader's merge of the CPUs' records by time, and the pull
+ * interface that hands them out; see srecreader.h.  The sections they
+ * come from are read in srecsection.c.
  *
  * Each CPU has a queue of checked chunks.  A tree of losers orders the
- * CPUs with a record to hand out by that record's timestamp; the oldest goes
- * out once it is older than the latest SYNC horizon (nothing older can
+ * CPUs with a record to hand out by that record's timestamp; the oldest
+ * goes out once it is older than the latest SYNC horizon (nothing older can
  * follow), or the input is over, or too much is held.  Records go out in
  * batches (srecreader_next_batch()) in one of two ways: merge_batch(),
  * while the CPU on top is in the middle of a plain chunk, or deliver(),
@@ -13,8 +14,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,14 +24,6 @@
  * was read and checked long before, with the other CPUs' chunks.
  */
 #define MERGE_PREFETCH	512
-
-/*
- * Chunks are kept for reuse once their records are handed out, up to as
- * much as was ever held at once: a new chunk's memory costs a page fault
- * per page, as much as merging its records when the file is read once.
- * Their payloads are made in steps of this, so that one fits the next.
- */
-#define CHUNK_STEP	(64u << 10)
 
 int reader_merge_init(struct srecreader *r)
 {
@@ -47,17 +38,18 @@ int reader_merge_init(struct srecreader *r)
 	m->ts = calloc(leaves, sizeof(*m->ts));
 	m->loser = calloc(leaves, sizeof(*m->loser));
 	m->win = calloc(2 * leaves, sizeof(*m->win));
-	r->totals = calloc(r->nr_cpus, sizeof(*r->totals));
+	r->trailer.totals = calloc(r->nr_cpus, sizeof(*r->trailer.totals));
 	if (!r->cpus || !m->cpu || !m->ts || !m->loser || !m->win ||
-	    !r->totals)
+	    !r->trailer.totals)
 		return -ENOMEM;
-	r->max_buffered = r->opt.max_buffered ? r->opt.max_buffered :
-			  SRECREADER_BUFFERED_DEFAULT;
-	if (r->max_buffered < two_chunks)
-		r->max_buffered = two_chunks;
-	if (inflateInit(&r->zstream) != Z_OK)
+	r->chunks.max_buffered = r->opt.max_buffered ?
+				 r->opt.max_buffered :
+				 SRECREADER_BUFFERED_DEFAULT;
+	if (r->chunks.max_buffered < two_chunks)
+		r->chunks.max_buffered = two_chunks;
+	if (inflateInit(&r->sect.zstream) != Z_OK)
 		return -ENOMEM;
-	r->zstream_ready = true;
+	r->sect.zstream_ready = true;
 	return 0;
 }
 
@@ -78,16 +70,16 @@ void reader_merge_free(struct srecreader *r)
 
 	for (cpu = 0; r->cpus && cpu < r->nr_cpus; cpu++)
 		free_chunks(r->cpus[cpu].first);
-	free(r->retired);
-	free_chunks(r->spare);
+	free(r->chunks.retired);
+	free_chunks(r->chunks.spare);
 	free(r->cpus);
 	free(r->merge.cpu);
 	free(r->merge.ts);
 	free(r->merge.loser);
 	free(r->merge.win);
-	free(r->totals);
-	if (r->zstream_ready)
-		inflateEnd(&r->zstream);
+	free(r->trailer.totals);
+	if (r->sect.zstream_ready)
+		inflateEnd(&r->sect.zstream);
 }
 
 /* The current record of a CPU with a chunk queued. */
@@ -97,22 +89,6 @@ static const struct schedrec_header *cpu_record(const struct srecreader *r,
 	const struct reader_cpu *c = &r->cpus[cpu];
 
 	return (const void *)(c->first->data + c->pos);
-}
-
-/*
- * The mapped file changed under the reader (it was cut short, or written
- * over; a page that cannot be read also raises SIGBUS): what it holds
- * cannot be trusted any more, so nothing more goes.
- */
-static void input_changed(struct srecreader *r, uint64_t offset)
-{
-	if (r->changed)
-		return;
-	r->changed = true;
-	r->error = 0;
-	reader_fail(r, -EIO, offset,
-		    "the file changed while it was read (cut short or written over), or a page of it could not be read, near offset %llu: reading stopped there",
-		    (unsigned long long)offset);
 }
 
 /*
@@ -129,7 +105,7 @@ record_still_sound(struct srecreader *r, const struct reader_chunk *chunk,
 	if (!srecchunk_check_record(&chunk->head, chunk->data, pos, &r->types,
 				    why, sizeof(why)))
 		return true;
-	input_changed(r, chunk->offset);
+	reader_input_changed(r, chunk->offset);
 	return false;
 }
 
@@ -153,7 +129,7 @@ next_record(struct srecreader *r, const struct reader_chunk *chunk,
 		pos += rec->size;
 	}
 	if (pos != chunk->head.raw_len)
-		input_changed(r, chunk->offset);
+		reader_input_changed(r, chunk->offset);
 	return chunk->head.raw_len;
 }
 
@@ -261,245 +237,8 @@ static inline uint64_t top_ts(const struct srecreader *r)
 	return r->merge.ts[r->merge.top];
 }
 
-/* A damaged section: a warning and on, or in strict mode the end. */
-static __printf(4, 5) void report_corrupt(struct srecreader *r,
-					  uint64_t offset, int cpu,
-					  const char *fmt, ...);
-
-static void report_corrupt(struct srecreader *r, uint64_t offset, int cpu,
-			   const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	if (srecinput_shrunk(&r->in)) {
-		input_changed(r, offset);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	r->status.corrupt++;
-	if (cpu >= 0)
-		r->cpus[cpu].stats.corrupt++;
-	if (r->opt.strict)
-		reader_fail(r, -EBADMSG, offset,
-			    "corrupt section at offset %llu: %s",
-			    (unsigned long long)offset, why);
-	else
-		reader_warn(r, offset,
-			    "corrupt section at offset %llu skipped: %s",
-			    (unsigned long long)offset, why);
-}
-
-static void report_truncated(struct srecreader *r)
-{
-	if (srecinput_shrunk(&r->in)) {
-		input_changed(r, r->frame_offset);
-		return;
-	}
-	r->status.truncated = true;
-	r->status.eof = true;
-	r->done = true;
-	if (r->in.offset > r->frame_offset)
-		reader_warn(r, r->frame_offset,
-			    "the file is truncated: the section at offset %llu is incomplete at offset %llu; everything before it was read",
-			    (unsigned long long)r->frame_offset,
-			    (unsigned long long)r->in.offset);
-	else
-		reader_warn(r, r->frame_offset,
-			    "the file is truncated: it ends inside the head of the section at offset %llu; everything before it was read",
-			    (unsigned long long)r->frame_offset);
-}
-
-static void read_failed(struct srecreader *r)
-{
-	reader_fail(r, r->in.error, r->in.offset,
-		    "read error at offset %llu: %s",
-		    (unsigned long long)r->in.offset, strerror(-r->in.error));
-}
-
-/* Read or drop the data of the current section; false if it ended. */
-static bool data_status_ok(struct srecreader *r, enum section_status status)
-{
-	if (status == SECTION_TRUNCATED)
-		report_truncated(r);
-	else if (status == SECTION_READ_ERROR)
-		read_failed(r);
-	else
-		return true;
-	return false;
-}
-
-/* Drop the data of a section (checking only its padding). */
-static void skip_data(struct srecreader *r)
-{
-	uint64_t offset = r->frame_offset;
-	enum section_status status = reader_read_data(r, NULL);
-
-	if (data_status_ok(r, status) && status == SECTION_DAMAGED)
-		report_corrupt(r, offset, -1, "padding is not zeros");
-}
-
-/* Skip a section whose frame is fine but whose content is not. */
-static void skip_corrupt(struct srecreader *r, int cpu, const char *why)
-{
-	uint64_t offset = r->frame_offset;
-
-	if (data_status_ok(r, reader_read_data(r, NULL)))
-		report_corrupt(r, offset, cpu, "%s", why);
-}
-
-/*
- * Look for the next sound frame after the one at r->frame_offset, 8 bytes
- * at a time; SECTION_OK when one is found (and read), else how the input
- * ended.
- */
-static enum section_status scan_for_frame(struct srecreader *r)
-{
-	enum section_status status;
-	char ignored[128];
-
-	for (;;) {
-		if (srecinput_read(&r->in, NULL, SREC_ALIGN) < SREC_ALIGN)
-			return r->in.error ? SECTION_READ_ERROR : SECTION_END;
-		status = reader_read_frame(r, ignored, sizeof(ignored));
-		if (status != SECTION_DAMAGED)
-			return status;
-	}
-}
-
-/*
- * The damaged @frame at @start is the last frame of the input: whether the
- * section is whole, its bytes all there, so that the file is damaged, not
- * cut short.  It is if its type still says TRAILER (its frame and head
- * were read whole to fail their checksum), or if its lengths, untrusted,
- * end it exactly where the input ends.
- */
-static bool last_section_whole(struct srecreader *r,
-			       const struct srec_frame *frame, uint64_t start)
-{
-	const unsigned char *data;
-	uint64_t end = r->in.offset + srecinput_peek(&r->in, sizeof(*frame),
-						     &data);
-	uint64_t len = sizeof(*frame) + (uint64_t)frame->head_len +
-		       frame->data_len;
-
-	len += (SREC_ALIGN - len % SREC_ALIGN) % SREC_ALIGN;
-	return frame->type == SREC_SEC_TRAILER || start + len == end;
-}
-
-/*
- * The frame at r->frame_offset is damaged (@head_cut: or its head runs
- * past the end of the input, which only a sound frame further on tells
- * from a cut file).  Skip to the next sound frame, if there is one.
- */
-static void resync(struct srecreader *r, const char *why, bool head_cut)
-{
-	struct srec_frame damaged = r->frame;
-	uint64_t start = r->frame_offset;
-	enum section_status status;
-
-	if (!head_cut && r->opt.strict) {
-		report_corrupt(r, start, -1, "damaged frame (%s)", why);
-		return;
-	}
-	status = scan_for_frame(r);
-	if (status == SECTION_READ_ERROR) {
-		read_failed(r);
-		return;
-	}
-	if (status != SECTION_OK && !head_cut &&
-	    last_section_whole(r, &damaged, start)) {
-		r->frame_offset = start;
-		r->trailer_damaged = damaged.type == SREC_SEC_TRAILER;
-		report_corrupt(r, start, -1, "damaged %s (%s)",
-			       r->trailer_damaged ? "trailer frame" :
-			       "frame of the file's last section", why);
-		r->status.eof = true;
-		r->done = true;
-		return;
-	}
-	if (status != SECTION_OK) {
-		r->frame_offset = start;
-		if (!head_cut)
-			report_corrupt(r, start, -1, "damaged frame (%s)", why);
-		if (!r->error)
-			report_truncated(r);
-		return;
-	}
-	r->status.resyncs++;
-	report_corrupt(r, start, -1, "damaged frame (%s)", why);
-	if (r->error)
-		return;
-	reader_warn(r, start,
-		    "skipped %llu bytes after the damaged frame at offset %llu, to the section at offset %llu",
-		    (unsigned long long)(r->frame_offset - start),
-		    (unsigned long long)start,
-		    (unsigned long long)r->frame_offset);
-}
-
-bool reader_chunk_head_sane(const struct srecreader *r,
-			    const struct srec_frame *frame,
-			    const struct srec_chunk_head *h,
-			    char *why, size_t why_size)
-{
-	if (frame->head_len < sizeof(*h))
-		snprintf(why, why_size, "chunk head of %u bytes",
-			 frame->head_len);
-	else if (h->cpu >= r->nr_cpus)
-		snprintf(why, why_size, "chunk of cpu %u, the file has %u",
-			 h->cpu, r->nr_cpus);
-	else if (!h->raw_len || h->raw_len % SCHEDREC_RECORD_ALIGN ||
-		 h->raw_len > r->info.file.chunk_max)
-		snprintf(why, why_size, "chunk payload of %u bytes",
-			 h->raw_len);
-	else if (!h->count || h->count > h->raw_len /
-		 sizeof(struct schedrec_header))
-		snprintf(why, why_size, "%u records in %u bytes", h->count,
-			 h->raw_len);
-	else if (h->flags & ~SREC_CHUNK_ZLIB)
-		snprintf(why, why_size, "unknown chunk flags %#x", h->flags);
-	else if ((h->flags & SREC_CHUNK_ZLIB) ? !frame->data_len :
-		 frame->data_len != h->raw_len)
-		snprintf(why, why_size, "%u bytes of data for a payload of %u",
-			 frame->data_len, h->raw_len);
-	else if (h->last_seq < h->first_seq ||
-		 h->last_seq - h->first_seq < h->count - 1)
-		snprintf(why, why_size, "%u records numbered %llu..%llu",
-			 h->count, (unsigned long long)h->first_seq,
-			 (unsigned long long)h->last_seq);
-	else
-		return true;
-	return false;
-}
-
-static bool inflate_payload(struct srecreader *r, const void *data,
-			    struct reader_chunk *chunk, char *why,
-			    size_t why_size)
-{
-	z_stream *zs = &r->zstream;
-	int ret;
-
-	if (inflateReset(zs) != Z_OK) {
-		snprintf(why, why_size, "zlib cannot start");
-		return false;
-	}
-	zs->next_in = (Bytef *)data;
-	zs->avail_in = r->frame.data_len;
-	zs->next_out = chunk->payload;
-	zs->avail_out = chunk->head.raw_len;
-	ret = inflate(zs, Z_FINISH);
-	if (ret == Z_STREAM_END && !zs->avail_in && !zs->avail_out)
-		return true;
-	snprintf(why, why_size,
-		 "zlib data that is not %u bytes of payload (%s)",
-		 chunk->head.raw_len, zs->msg ? zs->msg : "wrong length");
-	return false;
-}
-
 /* Queue a checked chunk; the CPU joins the merge if it was idle. */
-static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
+void reader_queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 {
 	unsigned int cpu = chunk->head.cpu;
 	struct reader_cpu *c = &r->cpus[cpu];
@@ -510,9 +249,9 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 		c->accepted_ts = chunk->head.last_ts;
 	c->stats.chunks++;
 	r->status.chunks++;
-	r->buffered += chunk->head.raw_len;
-	if (r->buffered > r->status.buffered_peak)
-		r->status.buffered_peak = r->buffered;
+	r->chunks.buffered += chunk->head.raw_len;
+	if (r->chunks.buffered > r->status.buffered_peak)
+		r->status.buffered_peak = r->chunks.buffered;
 	if (c->first) {
 		c->last->next = chunk;
 		c->last = chunk;
@@ -523,281 +262,6 @@ static void queue_chunk(struct srecreader *r, struct reader_chunk *chunk)
 	c->chunk_start = true;
 	if (!r->changed)
 		merge_join(r, cpu);
-}
-
-/*
- * Whether the chunk just read is sound; if not, @why says what is wrong.
- */
-static bool chunk_sound(struct srecreader *r, enum section_status status,
-			const void *stored, struct reader_chunk *chunk,
-			char *why, size_t why_size)
-{
-	const struct srec_chunk_head *h = &chunk->head;
-	const struct reader_cpu *c = &r->cpus[h->cpu];
-	int ret;
-
-	if (status == SECTION_DAMAGED) {
-		snprintf(why, why_size, "padding is not zeros");
-		return false;
-	}
-	if (!reader_data_crc_ok(r, stored)) {
-		snprintf(why, why_size, "payload checksum mismatch");
-		return false;
-	}
-	if ((h->flags & SREC_CHUNK_ZLIB) &&
-	    !inflate_payload(r, stored, chunk, why, why_size))
-		return false;
-	ret = srecchunk_check(h, chunk->data, &r->types, why, why_size);
-	if (ret < 0)
-		return false;
-	chunk->plain = ret == SRECCHUNK_PLAIN;
-	if (c->accepted && h->first_seq < c->accepted_next) {
-		snprintf(why, why_size,
-			 "sequence numbers go back to %llu after %llu",
-			 (unsigned long long)h->first_seq,
-			 (unsigned long long)c->accepted_next - 1);
-		return false;
-	}
-	return true;
-}
-
-/*
- * A chunk with room for @raw_len bytes (0: its records are borrowed): a
- * spare one, or new; NULL: ENOMEM.
- */
-static struct reader_chunk *chunk_get(struct srecreader *r, uint32_t raw_len)
-{
-	struct reader_chunk **link, *chunk;
-	size_t capacity;
-
-	if (!raw_len)
-		return calloc(1, sizeof(*chunk));
-	for (link = &r->spare; *link; link = &(*link)->next) {
-		chunk = *link;
-		if (chunk->capacity < raw_len)
-			continue;
-		*link = chunk->next;
-		r->spare_bytes -= chunk->capacity;
-		chunk->next = NULL;
-		return chunk;
-	}
-	capacity = ((size_t)raw_len + CHUNK_STEP - 1) / CHUNK_STEP * CHUNK_STEP;
-	chunk = malloc(sizeof(*chunk) + capacity);
-	if (!chunk)
-		return NULL;
-	chunk->next = NULL;
-	chunk->capacity = capacity;
-	return chunk;
-}
-
-/* @chunk is done with: kept for a next one, or freed. */
-static void chunk_put(struct srecreader *r, struct reader_chunk *chunk)
-{
-	if (!chunk)
-		return;
-	if (!chunk->capacity ||
-	    r->spare_bytes + chunk->capacity > r->status.buffered_peak) {
-		free(chunk);
-		return;
-	}
-	chunk->next = r->spare;
-	r->spare = chunk;
-	r->spare_bytes += chunk->capacity;
-}
-
-static void load_chunk(struct srecreader *r)
-{
-	uint64_t offset = r->frame_offset;
-	struct reader_chunk *chunk;
-	struct srec_chunk_head h;
-	enum section_status status;
-	const void *borrowed;
-	char why[256];
-	void *stored;
-
-	reader_copy_head(r, &h, sizeof(h));
-	if (!reader_chunk_head_sane(r, &r->frame, &h, why, sizeof(why))) {
-		skip_corrupt(r, h.cpu < r->nr_cpus ? (int)h.cpu : -1, why);
-		return;
-	}
-	borrowed = h.flags & SREC_CHUNK_ZLIB ? NULL :
-		   reader_borrow_data(r, &status);
-	chunk = chunk_get(r, borrowed ? 0 : h.raw_len);
-	if (!chunk) {
-		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
-		return;
-	}
-	chunk->offset = offset;
-	chunk->head = h;
-	chunk->data = borrowed ? borrowed : chunk->payload;
-	stored = (void *)chunk->data;
-	if (h.flags & SREC_CHUNK_ZLIB)
-		stored = reader_scratch(r, r->frame.data_len);
-	if (!stored) {
-		chunk_put(r, chunk);
-		reader_fail(r, -ENOMEM, offset, "no memory for a chunk");
-		return;
-	}
-	if (!borrowed)
-		status = reader_read_data(r, stored);
-	if (!data_status_ok(r, status)) {
-		chunk_put(r, chunk);
-		return;
-	}
-	if (chunk_sound(r, status, stored, chunk, why, sizeof(why))) {
-		queue_chunk(r, chunk);
-		return;
-	}
-	chunk_put(r, chunk);
-	report_corrupt(r, offset, h.cpu, "cpu %u: %s", h.cpu, why);
-}
-
-static void read_sync(struct srecreader *r)
-{
-	uint64_t corrupt_before = r->status.corrupt;
-	struct srec_sync_head h;
-
-	reader_copy_head(r, &h, sizeof(h));
-	if (r->frame.head_len < sizeof(h)) {
-		skip_corrupt(r, -1, "SYNC head too short");
-		return;
-	}
-	skip_data(r);
-	if (r->done || r->error || r->status.corrupt != corrupt_before)
-		return;
-	if (h.horizon_ns > r->horizon)
-		r->horizon = h.horizon_ns;
-}
-
-/* Nothing should follow the trailer: say so if something does. */
-static void check_after_trailer(struct srecreader *r)
-{
-	const unsigned char *data;
-
-	if (srecinput_peek(&r->in, 1, &data)) {
-		reader_warn(r, r->in.offset,
-			    "data after the trailer, at offset %llu, ignored",
-			    (unsigned long long)r->in.offset);
-		r->status.trailing = true;
-	}
-	r->status.eof = true;
-}
-
-static void read_trailer(struct srecreader *r)
-{
-	uint64_t offset = r->frame_offset;
-	struct srec_trailer_head h;
-	const unsigned char *data;
-	enum section_status status;
-	uint32_t i;
-
-	reader_copy_head(r, &h, sizeof(h));
-	if (r->frame.head_len < sizeof(h) || h.count > SREC_CPUS_MAX ||
-	    h.entry_size < sizeof(struct srec_cpu_total) ||
-	    h.entry_size > SREC_HEAD_MAX ||
-	    (uint64_t)h.count * h.entry_size != r->frame.data_len) {
-		r->trailer_damaged = true;
-		skip_corrupt(r, -1, "trailer of impossible size");
-		return;
-	}
-	data = reader_scratch(r, r->frame.data_len);
-	if (!data) {
-		reader_fail(r, -ENOMEM, offset, "no memory for the trailer");
-		return;
-	}
-	status = reader_read_data(r, (void *)data);
-	if (!data_status_ok(r, status))
-		return;
-	if (status != SECTION_OK || !reader_data_crc_ok(r, data)) {
-		r->trailer_damaged = true;
-		report_corrupt(r, offset, -1, "%s", status != SECTION_OK ?
-			       "padding is not zeros" :
-			       "trailer checksum mismatch");
-		return;
-	}
-	for (i = 0; i < h.count; i++) {
-		struct srec_cpu_total total;
-
-		memcpy(&total, data + (size_t)i * h.entry_size, sizeof(total));
-		if (total.cpu >= r->nr_cpus) {
-			r->trailer_damaged = true;
-			report_corrupt(r, offset, -1,
-				       "trailer entry for cpu %u", total.cpu);
-			return;
-		}
-		r->totals[total.cpu] = total;
-	}
-	r->trailer = h;
-	r->has_trailer = true;
-	r->status.trailer = true;
-	r->done = true;
-	check_after_trailer(r);
-}
-
-/* Whether a whole frame is left in the input (its head may not be). */
-static bool frame_is_whole(struct srecreader *r)
-{
-	const unsigned char *data;
-
-	return srecinput_peek(&r->in, sizeof(struct srec_frame), &data) ==
-	       sizeof(struct srec_frame);
-}
-
-static void read_section(struct srecreader *r)
-{
-	enum section_status status;
-	char why[128];
-
-	status = reader_read_frame(r, why, sizeof(why));
-	if (status == SECTION_DAMAGED || (status == SECTION_TRUNCATED &&
-					  frame_is_whole(r))) {
-		resync(r, status == SECTION_DAMAGED ? why :
-		       "its head runs past the end of the input",
-		       status == SECTION_TRUNCATED);
-		if (r->error || r->done)
-			return;
-		status = SECTION_OK;
-	}
-	switch (status) {
-	case SECTION_OK:
-		break;
-	case SECTION_END:
-		r->status.eof = true;
-		r->done = true;
-		return;
-	case SECTION_TRUNCATED:
-		report_truncated(r);
-		return;
-	default:
-		read_failed(r);
-		return;
-	}
-	switch (r->frame.type) {
-	case SREC_SEC_CHUNK:
-		load_chunk(r);
-		break;
-	case SREC_SEC_SYNC:
-		read_sync(r);
-		break;
-	case SREC_SEC_TRAILER:
-		read_trailer(r);
-		break;
-	case SREC_SEC_FILE:
-	case SREC_SEC_EVENTS:
-	case SREC_SEC_THREADS:
-	case SREC_SEC_KSYMS:
-	case SREC_SEC_HEADER_END:
-		skip_corrupt(r, -1, "a header section after the header");
-		break;
-	default:
-		r->status.unknown++;
-		skip_data(r);
-		break;
-	}
-	r->status.offset = r->in.offset;
-	if (r->opt.progress)
-		r->opt.progress(r->opt.progress_arg, r->status.file,
-				r->status.offset);
 }
 
 /* A record older than one handed out before (the rare case). */
@@ -858,8 +322,8 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 {
 	struct reader_chunk *chunk = c->first;
 
-	r->retired = chunk;
-	r->buffered -= chunk->head.raw_len;
+	r->chunks.retired = chunk;
+	r->chunks.buffered -= chunk->head.raw_len;
 	c->first = chunk->next;
 	if (!c->first) {
 		c->last = NULL;
@@ -878,7 +342,7 @@ static __attribute__((noinline)) void deliver_next_chunk(struct srecreader *r,
 /* No input is left: the last file of the series ended. */
 static bool input_over(const struct srecreader *r)
 {
-	return r->done && r->next_file >= r->nr_next;
+	return r->done && r->series.next >= r->series.nr;
 }
 
 /*
@@ -914,7 +378,7 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 	const struct schedrec_header *hdr = (const void *)(data + pos), *next;
 	uint32_t after;
 
-	if (likely(!r->skip[hdr->type]) || hdr->ts < low)
+	if (likely(!r->skip.size[hdr->type]) || hdr->ts < low)
 		return pos;
 	while (hdr->size == r->types.fixed[hdr->type] &&
 	       hdr->seq == (uint32_t)*seq) {
@@ -931,7 +395,7 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 		++*seq;
 		pos = after;
 		hdr = next;
-		if (!r->skip[hdr->type])
+		if (!r->skip.size[hdr->type])
 			break;
 	}
 	return pos;
@@ -939,13 +403,13 @@ static inline uint32_t skip_chain(const struct srecreader *r,
 
 /*
  * The latest time a record after a skipped one may have, kept in
- * r->skip_until: only reading sections and srecreader_skip() change it.
+ * r->skip.until: only reading sections and srecreader_skip() change it.
  */
 static void skip_limit(struct srecreader *r)
 {
 	uint64_t horizon = input_over(r) ? UINT64_MAX : r->horizon;
 
-	r->skip_until = horizon < r->skip_before ? horizon : r->skip_before;
+	r->skip.until = horizon < r->skip.before ? horizon : r->skip.before;
 }
 
 /*
@@ -960,7 +424,7 @@ skip_unwanted(struct srecreader *r, struct reader_cpu *c, uint32_t pos)
 	uint32_t to;
 
 	to = skip_chain(r, chunk->data, pos, chunk->head.raw_len, &seq,
-			r->newest_ts, r->skip_until, &last);
+			r->newest_ts, r->skip.until, &last);
 	if (to != pos) {
 		c->stats.records += seq - c->next_seq;
 		c->stats.bytes += to - pos;
@@ -1063,32 +527,19 @@ static bool deliver(struct srecreader *r, struct srec_record *rec)
  * chunk's first or last record, one at or after the horizon (unless
  * @any_time), one older than the last handed out, or one not of its
  * type's plain size (a mapped file changed since): deliver() hands those
- * out.  How many went into @out (struct srec_ref if @refs, else struct
- * srec_record).  Refs are of records in place in the mapped file only:
- * 0 if a CPU's chunk is not, and the lowest offset of the CPUs' chunks in
- * *@keep.
+ * out.  How many went into @recs.
  */
-static inline __attribute__((always_inline)) unsigned int
-merge_batch(struct srecreader *r, void *out, bool refs, unsigned int max,
-	    bool any_time, uint64_t *keep)
+static unsigned int merge_batch(struct srecreader *r, struct srec_record *recs,
+				unsigned int max, bool any_time)
 {
 	uint64_t bound = any_time ? UINT64_MAX : r->horizon, ts, seq, last;
 	const struct schedrec_header *hdr;
 	const int *plain = r->types.plain;
-	struct srec_record *recs = out;
-	struct srec_ref *ref = out;
 	const struct reader_chunk *chunk;
-	unsigned int i, k = 0, cpu;
+	unsigned int k = 0, cpu;
 	struct reader_cpu *c;
 	uint32_t at;
 
-	for (i = 0; refs && i < r->merge.lanes; i++) {
-		chunk = r->cpus[r->merge.cpu[i]].first;
-		if (!chunk_borrowed(chunk))
-			return 0;
-		if (chunk->offset < *keep)
-			*keep = chunk->offset;
-	}
 	while (k < max) {
 		cpu = top_cpu(r);
 		ts = top_ts(r);
@@ -1101,25 +552,18 @@ merge_batch(struct srecreader *r, void *out, bool refs, unsigned int max,
 		    at >= chunk->head.raw_len)
 			break;
 		seq = c->next_seq;
-		if (refs) {
-			ref[k].hdr = hdr;
-			ref[k].gap = 0;
-			ref[k].cpu = cpu;
-			ref[k].spare = 0;
-		} else {
-			recs[k].hdr = hdr;
-			recs[k].cpu = cpu;
-			recs[k].lasting = chunk_borrowed(chunk);
-			recs[k].seq = seq;
-			recs[k].gap = 0;
-			recs[k].chunk_offset = chunk->offset;
-		}
+		recs[k].hdr = hdr;
+		recs[k].cpu = cpu;
+		recs[k].lasting = chunk_borrowed(chunk);
+		recs[k].seq = seq;
+		recs[k].gap = 0;
+		recs[k].chunk_offset = chunk->offset;
 		k++;
 		r->newest_ts = ts;
 		seq++;
 		last = ts;
 		at = skip_chain(r, chunk->data, at, chunk->head.raw_len, &seq,
-				ts, r->skip_until, &last);
+				ts, r->skip.until, &last);
 		run_done(c, at, seq, last);
 		__builtin_prefetch(chunk->data + at + MERGE_PREFETCH);
 		merge_replay(&r->merge, cpu_record(r, cpu)->ts);
@@ -1139,8 +583,8 @@ uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 	 * and a record after a CPU's end can only go before that when more
 	 * than max_buffered is held (may_deliver_any()).
 	 */
-	if ((!r->finished && !r->error && !input_over(r)) || r->has_trailer ||
-	    r->trailer_damaged || cpu >= r->nr_cpus)
+	if ((!r->finished && !r->error && !input_over(r)) ||
+	    r->trailer.present || r->trailer.damaged || cpu >= r->nr_cpus)
 		return UINT64_MAX;
 	last = r->cpus[cpu].accepted_ts;
 	if (last < r->horizon)
@@ -1150,55 +594,10 @@ uint64_t srecreader_cpu_complete_until(const struct srecreader *r,
 						  r->info.file.start_mono_ns;
 }
 
-/* The end of the records: what the trailer says against what was read. */
-static void finish(struct srecreader *r)
-{
-	unsigned int cpu;
-
-	r->finished = true;
-	r->status.over = true;
-	r->status.offset = r->in.offset;
-	if (!r->has_trailer && r->trailer_damaged) {
-		reader_warn(r, r->in.offset,
-			    "the trailer is damaged: the records were read, but the recording's totals are not known to check them against");
-		return;
-	}
-	if (!r->has_trailer) {
-		reader_warn(r, r->in.offset,
-			    "no trailer: the recording did not end cleanly%s",
-			    r->status.truncated ? " (the file is truncated)" :
-			    "");
-		return;
-	}
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		struct srec_cpu_total t = r->totals[cpu];
-		const struct srecreader_cpu *s = &r->cpus[cpu].stats;
-
-		/* of a series: the trailers of every file */
-		if (r->series_totals) {
-			t.records += r->series_totals[cpu].records;
-			t.lost += r->series_totals[cpu].lost;
-			t.gaps += r->series_totals[cpu].gaps;
-		}
-		if (t.records == s->records && t.lost == s->lost &&
-		    t.gaps == s->gaps)
-			continue;
-		r->status.disagrees = true;
-		reader_warn(r, r->in.offset,
-			    "cpu %u: the trailer counts %llu records, %llu lost and %llu in sequence gaps; the file holds %llu, %llu and %llu",
-			    cpu, (unsigned long long)t.records,
-			    (unsigned long long)t.lost,
-			    (unsigned long long)t.gaps,
-			    (unsigned long long)s->records,
-			    (unsigned long long)s->lost,
-			    (unsigned long long)s->gaps);
-	}
-}
-
 /* Whether any record held may go, however recent: see may_deliver(). */
 static bool may_deliver_any(const struct srecreader *r)
 {
-	return input_over(r) || r->buffered > r->max_buffered;
+	return input_over(r) || r->chunks.buffered > r->chunks.max_buffered;
 }
 
 /* Whether the oldest record held can go: nothing older can follow. */
@@ -1234,10 +633,10 @@ static __attribute__((noinline)) int next_slow(struct srecreader *r,
 		}
 		if (r->done) {
 			if (!r->finished)
-				finish(r);
+				reader_finish(r);
 			return 0;
 		}
-		read_section(r);
+		reader_read_section(r);
 	}
 }
 
@@ -1251,8 +650,8 @@ static __attribute__((noinline)) void retire(struct srecreader *r)
 	uint64_t low = r->in.offset;
 	unsigned int cpu;
 
-	chunk_put(r, r->retired);
-	r->retired = NULL;
+	reader_chunk_put(r, r->chunks.retired);
+	r->chunks.retired = NULL;
 	if (!r->in.map)
 		return;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
@@ -1261,11 +660,6 @@ static __attribute__((noinline)) void retire(struct srecreader *r)
 	if (r->keep_from < low)
 		low = r->keep_from;
 	srecinput_release(&r->in, low);
-}
-
-int srecreader_next(struct srecreader *r, struct srec_record *rec)
-{
-	return srecreader_next_batch(r, rec, 1);
 }
 
 /*
@@ -1282,9 +676,9 @@ static unsigned int batch_fill(struct srecreader *r, struct srec_record *recs,
 	bool any_time = may_deliver_any(r);
 	unsigned int n = 0;
 
-	while (n < max && !r->retired &&
+	while (n < max && !r->chunks.retired &&
 	       (any_time || top_ts(r) < r->horizon)) {
-		n += merge_batch(r, recs + n, false, max - n, any_time, NULL);
+		n += merge_batch(r, recs + n, max - n, any_time);
 		if (n == max || !(any_time || top_ts(r) < r->horizon) ||
 		    !deliver(r, &recs[n]))
 			break;
@@ -1298,52 +692,14 @@ int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 {
 	unsigned int n;
 
-	if (r->retired)
+	if (r->chunks.retired)
 		retire(r);
 	if (unlikely(srecinput_shrunk(&r->in)))
-		input_changed(r, r->in.offset);
+		reader_input_changed(r, r->in.offset);
 	if (r->error || !r->merge.lanes)
 		return next_slow(r, recs);
 	n = batch_fill(r, recs, max);
 	return n ? (int)n : next_slow(r, recs);
-}
-
-unsigned int srecreader_next_more(struct srecreader *r,
-				  struct srec_record *recs, unsigned int max)
-{
-	return batch_fill(r, recs, max);
-}
-
-unsigned int srecreader_next_refs(struct srecreader *r, struct srec_ref *refs,
-				  unsigned int max, uint64_t *chunk_offset)
-{
-	bool any_time;
-
-	/* as srecreader_next_batch() starts */
-	if (r->retired)
-		retire(r);
-	if (unlikely(srecinput_shrunk(&r->in)) || r->error || !r->merge.lanes)
-		return 0;
-	any_time = may_deliver_any(r);
-	if (!any_time && top_ts(r) >= r->horizon)
-		return 0;
-	*chunk_offset = UINT64_MAX;
-	return merge_batch(r, refs, true, max, any_time, chunk_offset);
-}
-
-int srecreader_for_each(struct srecreader *r,
-			int (*fn)(const struct srec_record *rec, void *arg),
-			void *arg)
-{
-	struct srec_record rec;
-	int ret;
-
-	while ((ret = srecreader_next(r, &rec)) > 0) {
-		ret = fn(&rec, arg);
-		if (ret)
-			return ret;
-	}
-	return ret;
 }
 
 const struct srecreader_cpu *srecreader_cpu(const struct srecreader *r,
@@ -1357,8 +713,8 @@ srecreader_trailer(const struct srecreader *r,
 		   const struct srec_cpu_total **totals)
 {
 	if (totals)
-		*totals = r->has_trailer ? r->totals : NULL;
-	return r->has_trailer ? &r->trailer : NULL;
+		*totals = r->trailer.present ? r->trailer.totals : NULL;
+	return r->trailer.present ? &r->trailer.head : NULL;
 }
 
 void srecreader_keep(struct srecreader *r, uint64_t offset)
@@ -1371,11 +727,11 @@ void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns)
 	unsigned int type;
 
 	for (type = 0; type < 256; type++)
-		r->skip[type] = type < 64 && (types >> type & 1) &&
+		r->skip.size[type] = type < 64 && (types >> type & 1) &&
 				type != SCHEDREC_REC_LOST &&
 				type != SCHEDREC_REC_PAD &&
 				r->types.fixed[type] > 0 ?
 				r->types.fixed[type] : 0;
-	r->skip_before = before_ns;
+	r->skip.before = before_ns;
 	skip_limit(r);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The .srec reader: opening a file, frames, and the header sections; see
- * srecreader.h.  The sections after the header and the merge by time are
- * in srecmerge.c.
+ * The .srec reader: opening a file, the header sections, a series of
+ * files; see srecreader.h.  Frames and the sections after the header are
+ * in srecsection.c, the merge by time in srecmerge.c.
  *
  * Nothing read from the file is trusted before it is checked: a frame's
  * lengths only after its CRC, every count against the bytes that hold it,
@@ -60,137 +60,14 @@ void *reader_scratch(struct srecreader *r, size_t size)
 {
 	void *bigger;
 
-	if (size <= r->scratch_size)
-		return r->scratch;
-	bigger = realloc(r->scratch, size);
+	if (size <= r->sect.scratch_size)
+		return r->sect.scratch;
+	bigger = realloc(r->sect.scratch, size);
 	if (!bigger)
 		return NULL;
-	r->scratch = bigger;
-	r->scratch_size = size;
+	r->sect.scratch = bigger;
+	r->sect.scratch_size = size;
 	return bigger;
-}
-
-void reader_head_copy(void *dst, size_t size, const void *head,
-		      uint32_t head_len)
-{
-	size_t len = head_len < size ? head_len : size;
-
-	memset(dst, 0, size);
-	memcpy(dst, head, len);
-}
-
-void reader_copy_head(const struct srecreader *r, void *dst, size_t size)
-{
-	reader_head_copy(dst, size, r->head, r->frame.head_len);
-}
-
-bool reader_frame_lengths_ok(const struct srec_frame *frame, char *why,
-			     size_t why_size)
-{
-	if (frame->magic != SREC_MAGIC) {
-		snprintf(why, why_size, "no section magic");
-		return false;
-	}
-	if (frame->head_len % SREC_ALIGN || frame->head_len > SREC_HEAD_MAX ||
-	    frame->data_len > SREC_DATA_MAX) {
-		snprintf(why, why_size,
-			 "impossible lengths: head %u, data %u bytes",
-			 frame->head_len, frame->data_len);
-		return false;
-	}
-	return true;
-}
-
-bool reader_frame_crc_ok(const struct srec_frame *frame,
-			 const unsigned char *data)
-{
-	uint32_t crc = srec_crc32(0, data, SREC_FRAME_CRC_LEN);
-
-	return srec_crc32(crc, data + sizeof(*frame), frame->head_len) ==
-	       frame->head_crc;
-}
-
-/* Whether the frame at the input's offset is sound, without consuming. */
-static enum section_status check_frame(struct srecreader *r,
-				       struct srec_frame *frame,
-				       char *why, size_t why_size)
-{
-	const unsigned char *data;
-	size_t avail;
-
-	avail = srecinput_peek(&r->in, sizeof(*frame), &data);
-	if (!avail)
-		return r->in.error ? SECTION_READ_ERROR : SECTION_END;
-	if (avail < sizeof(*frame))
-		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
-	memcpy(frame, data, sizeof(*frame));
-	if (!reader_frame_lengths_ok(frame, why, why_size))
-		return SECTION_DAMAGED;
-	avail = srecinput_peek(&r->in, sizeof(*frame) + frame->head_len,
-			       &data);
-	if (avail < sizeof(*frame) + frame->head_len)
-		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
-	if (!reader_frame_crc_ok(frame, data)) {
-		snprintf(why, why_size, "frame checksum mismatch");
-		return SECTION_DAMAGED;
-	}
-	return SECTION_OK;
-}
-
-enum section_status reader_read_frame(struct srecreader *r, char *why,
-				      size_t why_size)
-{
-	enum section_status status;
-
-	r->frame_offset = r->in.offset;
-	status = check_frame(r, &r->frame, why, why_size);
-	if (status != SECTION_OK)
-		return status;
-	srecinput_read(&r->in, NULL, sizeof(r->frame));
-	srecinput_read(&r->in, r->head, r->frame.head_len);
-	return SECTION_OK;
-}
-
-static const unsigned char zeros[SREC_ALIGN];
-
-static size_t frame_pad_len(const struct srecreader *r)
-{
-	return reader_pad_len(r->frame.data_len);
-}
-
-const void *reader_borrow_data(struct srecreader *r,
-			       enum section_status *status)
-{
-	size_t pad_len = frame_pad_len(r);
-	const unsigned char *data;
-
-	data = srecinput_borrow(&r->in, r->frame.data_len + pad_len);
-	if (!data)
-		return NULL;
-	r->status.sections++;
-	*status = memcmp(data + r->frame.data_len, zeros, pad_len) ?
-		  SECTION_DAMAGED : SECTION_OK;
-	return data;
-}
-
-enum section_status reader_read_data(struct srecreader *r, void *dst)
-{
-	unsigned char pad[SREC_ALIGN];
-	size_t pad_len = frame_pad_len(r);
-
-	if (srecinput_read(&r->in, dst, r->frame.data_len) <
-	    r->frame.data_len ||
-	    srecinput_read(&r->in, pad, pad_len) < pad_len)
-		return r->in.error ? SECTION_READ_ERROR : SECTION_TRUNCATED;
-	r->status.sections++;
-	if (memcmp(pad, zeros, pad_len))
-		return SECTION_DAMAGED;
-	return SECTION_OK;
-}
-
-bool reader_data_crc_ok(const struct srecreader *r, const void *data)
-{
-	return srec_crc32(0, data, r->frame.data_len) == r->frame.data_crc;
 }
 
 /* The messages of a failed open; *msg is for the caller's @err. */
@@ -271,9 +148,9 @@ static int header_cut(struct srecreader *r, uint64_t offset)
 	if (len == offset)
 		return header_fail(r, -EBADMSG,
 				   "the file ends inside its header, after the %s: the sections that follow and the header's end are missing (the file is %llu bytes long)",
-				   section_name(r->frame.type), len);
+				   section_name(r->sect.frame.type), len);
 	if (r->in.offset > offset)
-		type = r->frame.type;
+		type = r->sect.frame.type;
 	else if (offset && avail >= SREC_OFFSET(srec_frame, flags))
 		memcpy(&type, rest + SREC_OFFSET(srec_frame, type),
 		       sizeof(type));
@@ -290,24 +167,24 @@ static int header_cut(struct srecreader *r, uint64_t offset)
  */
 static void *header_data(struct srecreader *r, const char **damage)
 {
-	void *data = reader_scratch(r, r->frame.data_len + 1);
+	void *data = reader_scratch(r, r->sect.frame.data_len + 1);
 	enum section_status status;
 
 	*damage = NULL;
 	if (!data) {
 		header_fail(r, -ENOMEM, "no memory for the %s",
-			    section_name(r->frame.type));
+			    section_name(r->sect.frame.type));
 		return NULL;
 	}
 	status = reader_read_data(r, data);
 	if (status == SECTION_READ_ERROR) {
 		header_fail(r, r->in.error, "read error in the %s: %s",
-			    section_name(r->frame.type),
+			    section_name(r->sect.frame.type),
 			    strerror(-r->in.error));
 		return NULL;
 	}
 	if (status == SECTION_TRUNCATED) {
-		header_cut(r, r->frame_offset);
+		header_cut(r, r->sect.offset);
 		return NULL;
 	}
 	if (status != SECTION_OK)
@@ -325,10 +202,10 @@ static void *header_data(struct srecreader *r, const char **damage)
  */
 static int header_lose(struct srecreader *r, const char *damage)
 {
-	unsigned long long offset = r->frame_offset;
-	const char *name = section_name(r->frame.type);
+	unsigned long long offset = r->sect.offset;
+	const char *name = section_name(r->sect.frame.type);
 	unsigned int lost;
-	const char *loss = section_loss(r->frame.type, &lost);
+	const char *loss = section_loss(r->sect.frame.type, &lost);
 
 	if (r->opt.strict)
 		return header_fail(r, -EBADMSG,
@@ -415,11 +292,11 @@ static int take_string(struct srecreader *r, const struct srec_string *ref,
 	char *dst = r->strings + *used;
 	size_t len;
 
-	if (ref->off > r->frame.data_len ||
-	    ref->len > r->frame.data_len - ref->off)
+	if (ref->off > r->sect.frame.data_len ||
+	    ref->len > r->sect.frame.data_len - ref->off)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: a string at %u+%u is outside the %u bytes of the FILE section",
-				   ref->off, ref->len, r->frame.data_len);
+				   ref->off, ref->len, r->sect.frame.data_len);
 	len = strnlen(data + ref->off, ref->len);
 	memcpy(dst, data + ref->off, len);
 	dst[len] = '\0';
@@ -483,10 +360,10 @@ static int read_file_section(struct srecreader *r)
 	size_t used = 0;
 	int ret;
 
-	if (r->frame.head_len < sizeof(*file))
+	if (r->sect.frame.head_len < sizeof(*file))
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: FILE head of %u bytes",
-				   r->frame.head_len);
+				   r->sect.frame.head_len);
 	reader_copy_head(r, file, sizeof(*file));
 	data = header_data(r, &damage);
 	if (!data && !damage)
@@ -508,7 +385,7 @@ static int read_file_section(struct srecreader *r)
 		return header_lose(r, damage);
 	}
 	/* seven strings, each NUL-terminated, which may overlap */
-	r->strings = malloc(7 * ((size_t)r->frame.data_len + 1));
+	r->strings = malloc(7 * ((size_t)r->sect.frame.data_len + 1));
 	if (!r->strings)
 		return header_fail(r, -ENOMEM, "no memory for the header");
 	ret = take_string(r, &file->release, data, &used, &r->info.release);
@@ -540,13 +417,13 @@ static int table_count(struct srecreader *r, const char *what,
 	struct srec_table_head head;
 
 	reader_copy_head(r, &head, sizeof(head));
-	if (r->frame.head_len < sizeof(head) || head.entry_size < min_entry ||
-	    head.entry_size > SREC_HEAD_MAX || head.count > max_count ||
-	    (uint64_t)head.count * head.entry_size != r->frame.data_len)
+	if (r->sect.frame.head_len < sizeof(head) ||
+	    head.entry_size < min_entry || head.entry_size > SREC_HEAD_MAX || head.count > max_count ||
+	    (uint64_t)head.count * head.entry_size != r->sect.frame.data_len)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: %s of %u entries of %u bytes in %u bytes",
 				   what, head.count, head.entry_size,
-				   r->frame.data_len);
+				   r->sect.frame.data_len);
 	*count = head.count;
 	return head.entry_size;
 }
@@ -571,7 +448,7 @@ static const void *abi_events_instead(struct srecreader *r,
 				      struct srec_event *abi)
 {
 	const struct srec_file_head *file = &r->info.file;
-	unsigned long long offset = r->frame_offset;
+	unsigned long long offset = r->sect.offset;
 
 	if (r->opt.strict) {
 		header_fail(r, -EBADMSG,
@@ -608,7 +485,7 @@ static int read_events(struct srecreader *r)
 	if (r->events)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: a second event table at offset %llu",
-				   (unsigned long long)r->frame_offset);
+				   (unsigned long long)r->sect.offset);
 	entry_size = table_count(r, "event table", sizeof(struct srec_event),
 				 UINT16_MAX, &count);
 	if (entry_size < 0)
@@ -700,13 +577,13 @@ static int read_ksyms(struct srecreader *r)
 	int ret;
 
 	reader_copy_head(r, &head, sizeof(head));
-	if (r->kallsyms || r->frame.head_len < sizeof(head) ||
+	if (r->kallsyms || r->sect.frame.head_len < sizeof(head) ||
 	    head.raw_len > SREC_KSYMS_MAX)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: %s kallsyms snapshot of %u bytes at offset %llu",
 				   r->kallsyms ? "a second" : "a",
 				   head.raw_len,
-				   (unsigned long long)r->frame_offset);
+				   (unsigned long long)r->sect.offset);
 	data = header_data(r, &damage);
 	if (!data)
 		return damage ? header_lose(r, damage) : r->error;
@@ -715,11 +592,12 @@ static int read_ksyms(struct srecreader *r)
 		return header_fail(r, -ENOMEM,
 				   "no memory for the kallsyms snapshot");
 	len = head.raw_len;
-	ret = uncompress((Bytef *)r->kallsyms, &len, data, r->frame.data_len);
+	ret = uncompress((Bytef *)r->kallsyms, &len, data,
+			 r->sect.frame.data_len);
 	if (ret != Z_OK || len != head.raw_len)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: the kallsyms snapshot at offset %llu does not inflate to its %u bytes",
-				   (unsigned long long)r->frame_offset,
+				   (unsigned long long)r->sect.offset,
 				   head.raw_len);
 	r->kallsyms[len] = '\0';
 	r->info.kallsyms = r->kallsyms;
@@ -759,7 +637,7 @@ static bool record_section(uint16_t type)
 }
 
 /*
- * The frame of the header section at r->frame_offset is damaged (@why):
+ * The frame of the header section at r->sect.offset is damaged (@why):
  * its type and lengths cannot be trusted.  Go on from the next sound
  * frame, looked for 8 bytes at a time, and say what the section seems to
  * have been by its type, the only guess there is.  1 if that frame is of
@@ -768,11 +646,11 @@ static bool record_section(uint16_t type)
  */
 static int header_resync(struct srecreader *r, const char *why)
 {
-	unsigned long long start = r->frame_offset;
-	uint16_t type = r->frame.type;
+	unsigned long long start = r->sect.offset;
+	uint16_t type = r->sect.frame.type;
 	enum section_status status;
 	struct srec_frame frame;
-	char ignored[128], guess[192];
+	char guess[192];
 	unsigned int lost;
 	const char *loss;
 
@@ -780,14 +658,7 @@ static int header_resync(struct srecreader *r, const char *why)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: the section at offset %llu is damaged (%s)",
 				   start, why);
-	do {
-		if (srecinput_read(&r->in, NULL, SREC_ALIGN) < SREC_ALIGN)
-			status = r->in.error ? SECTION_READ_ERROR :
-			       SECTION_END;
-		else
-			status = check_frame(r, &frame, ignored,
-					     sizeof(ignored));
-	} while (status == SECTION_DAMAGED);
+	status = reader_find_frame(r, &frame);
 	if (status == SECTION_READ_ERROR)
 		return header_fail(r, r->in.error, "read error: %s",
 				   strerror(-r->in.error));
@@ -809,7 +680,7 @@ static int header_resync(struct srecreader *r, const char *why)
 	r->status.corrupt++;
 	r->status.resyncs++;
 	r->status.header_lost |= lost;
-	r->header_resync = start;
+	r->sect.header_resync = start;
 	reader_warn(r, start,
 		    "corrupt header section skipped: the section at offset %llu is damaged (%s); skipped %llu bytes, to the section at offset %llu; %s",
 		    start, why,
@@ -832,14 +703,14 @@ static int read_header_tables(struct srecreader *r)
 			return header_fail(r, r->in.error, "read error: %s",
 					   strerror(-r->in.error));
 		if (status == SECTION_END || status == SECTION_TRUNCATED)
-			return header_cut(r, r->frame_offset);
+			return header_cut(r, r->sect.offset);
 		if (status == SECTION_DAMAGED) {
 			ret = header_resync(r, why);
 			if (ret)
 				return ret < 0 ? ret : 0;
 			continue;
 		}
-		switch (r->frame.type) {
+		switch (r->sect.frame.type) {
 		case SREC_SEC_EVENTS:
 			ret = read_events(r);
 			break;
@@ -859,8 +730,8 @@ static int read_header_tables(struct srecreader *r)
 		case SREC_SEC_TRAILER:
 			return header_fail(r, -EBADMSG,
 					   "corrupt header: section of type %u at offset %llu before the end of the header",
-					   r->frame.type,
-					   (unsigned long long)r->frame_offset);
+					   r->sect.frame.type,
+					   (unsigned long long)r->sect.offset);
 		default:
 			/* a newer minor version's: skip it */
 			r->status.unknown++;
@@ -868,7 +739,7 @@ static int read_header_tables(struct srecreader *r)
 			if (status == SECTION_DAMAGED)
 				ret = header_lose(r, "has padding that is not zeros");
 			else if (status != SECTION_OK)
-				ret = header_cut(r, r->frame_offset);
+				ret = header_cut(r, r->sect.offset);
 			break;
 		}
 		if (ret)
@@ -879,10 +750,10 @@ static int read_header_tables(struct srecreader *r)
 /* No event table: the records cannot be decoded. */
 static int no_events(struct srecreader *r)
 {
-	if (r->header_resync != UINT64_MAX)
+	if (r->sect.header_resync != UINT64_MAX)
 		return header_fail(r, -EBADMSG,
 				   "corrupt header: no event table, which the damaged section at offset %llu may have been: it gives the size of every type of record, and the records cannot be decoded without it",
-				   (unsigned long long)r->header_resync);
+				   (unsigned long long)r->sect.header_resync);
 	return header_fail(r, -EBADMSG,
 			   "corrupt header: no event table: it gives the size of every type of record, and the records cannot be decoded without it");
 }
@@ -937,7 +808,7 @@ static struct srecreader *reader_new(int fd,
 		return NULL;
 	r->own_fd = -1;
 	r->keep_from = UINT64_MAX;
-	r->header_resync = UINT64_MAX;
+	r->sect.header_resync = UINT64_MAX;
 	if (opt)
 		r->opt = *opt;
 	srecchunk_types_init(&r->types);
@@ -965,7 +836,7 @@ struct srecreader *srecreader_open_fd(int fd,
 	ret = read_header(r);
 	if (!ret)
 		ret = reader_merge_init(r);
-	r->series_start_ns = r->info.file.start_mono_ns;
+	r->series.start_ns = r->info.file.start_mono_ns;
 	if (ret) {
 		snprintf(err, err_size, "%s", r->error ? r->message :
 			 "no memory");
@@ -1007,14 +878,14 @@ int srecreader_add_file(struct srecreader *r, const char *path)
 {
 	char **paths, *copy = strdup(path);
 
-	paths = copy ? realloc(r->next_paths,
-			       (r->nr_next + 1) * sizeof(*paths)) : NULL;
+	paths = copy ? realloc(r->series.paths,
+			       (r->series.nr + 1) * sizeof(*paths)) : NULL;
 	if (!paths) {
 		free(copy);
 		return -ENOMEM;
 	}
-	paths[r->nr_next++] = copy;
-	r->next_paths = paths;
+	paths[r->series.nr++] = copy;
+	r->series.paths = paths;
 	return 0;
 }
 
@@ -1070,9 +941,9 @@ static bool continues_series(struct srecreader *r,
 {
 	const char *why = other_recording(r, next);
 
-	if (!why && (next->info.file.start_mono_ns < r->series_start_ns ||
-		     (r->has_trailer &&
-		      next->info.file.start_mono_ns < r->trailer.end_mono_ns)))
+	if (!why && (next->info.file.start_mono_ns < r->series.start_ns ||
+		     (r->trailer.present && next->info.file.start_mono_ns <
+					    r->trailer.head.end_mono_ns)))
 		why = "it began before the file before it ended: give the files in the order they were written (sort -V)";
 	if (!why)
 		return true;
@@ -1088,13 +959,14 @@ static bool keep_map(struct srecreader *r)
 
 	if (!r->in.map)
 		return true;
-	maps = realloc(r->old_maps, (r->nr_old_maps + 1) * sizeof(*maps));
+	maps = realloc(r->series.old_maps,
+		       (r->series.nr_old_maps + 1) * sizeof(*maps));
 	if (!maps) {
 		reader_fail(r, -ENOMEM, 0, "no memory");
 		return false;
 	}
-	r->old_maps = maps;
-	maps[r->nr_old_maps++] = srecinput_detach_map(&r->in);
+	r->series.old_maps = maps;
+	maps[r->series.nr_old_maps++] = srecinput_detach_map(&r->in);
 	return true;
 }
 
@@ -1106,9 +978,9 @@ bool reader_next_file(struct srecreader *r)
 	unsigned int cpu;
 	bool named;
 
-	if (r->next_file >= r->nr_next)
+	if (r->series.next >= r->series.nr)
 		return false;
-	path = r->next_paths[r->next_file++];
+	path = r->series.paths[r->series.next++];
 	opt.max_buffered = 0;
 	next = srecreader_open(path, &opt, err, sizeof(err));
 	if (!next) {
@@ -1122,19 +994,20 @@ bool reader_next_file(struct srecreader *r)
 		srecreader_close(next);
 		return false;
 	}
-	if (!r->series_totals) {
-		r->series_totals = calloc(r->nr_cpus, sizeof(*r->totals));
-		if (!r->series_totals) {
+	if (!r->series.totals) {
+		r->series.totals = calloc(r->nr_cpus,
+					  sizeof(*r->series.totals));
+		if (!r->series.totals) {
 			srecreader_close(next);
 			reader_fail(r, -ENOMEM, 0, "no memory");
 			return false;
 		}
 	}
 	/* the trailer of the file that ended counts towards the whole */
-	for (cpu = 0; r->has_trailer && cpu < r->nr_cpus; cpu++) {
-		r->series_totals[cpu].records += r->totals[cpu].records;
-		r->series_totals[cpu].lost += r->totals[cpu].lost;
-		r->series_totals[cpu].gaps += r->totals[cpu].gaps;
+	for (cpu = 0; r->trailer.present && cpu < r->nr_cpus; cpu++) {
+		r->series.totals[cpu].records += r->trailer.totals[cpu].records;
+		r->series.totals[cpu].lost += r->trailer.totals[cpu].lost;
+		r->series.totals[cpu].gaps += r->trailer.totals[cpu].gaps;
 	}
 	/* its input, and the record types it declares, become ours */
 	if (!keep_map(r)) {
@@ -1149,7 +1022,7 @@ bool reader_next_file(struct srecreader *r)
 	memset(&next->in, 0, sizeof(next->in));
 	next->own_fd = -1;
 	r->types = next->types;
-	r->series_start_ns = next->info.file.start_mono_ns;
+	r->series.start_ns = next->info.file.start_mono_ns;
 	/* what its header lost, its warnings said */
 	r->status.header_lost |= next->status.header_lost;
 	r->status.corrupt += next->status.corrupt;
@@ -1157,8 +1030,8 @@ bool reader_next_file(struct srecreader *r)
 	r->status.warnings += next->status.warnings;
 	srecreader_close(next);
 	r->done = false;
-	r->has_trailer = false;
-	r->trailer_damaged = false;
+	r->trailer.present = false;
+	r->trailer.damaged = false;
 	r->status.eof = false;
 	r->status.trailer = false;
 	r->status.file++;
@@ -1171,18 +1044,18 @@ void srecreader_close(struct srecreader *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nr_next; i++)
-		free(r->next_paths[i]);
-	free(r->next_paths);
-	free(r->series_totals);
+	for (i = 0; i < r->series.nr; i++)
+		free(r->series.paths[i]);
+	free(r->series.paths);
+	free(r->series.totals);
 	reader_merge_free(r);
 	if (r->own_fd >= 0)
 		close(r->own_fd);
 	srecinput_free(&r->in);
-	for (i = 0; i < r->nr_old_maps; i++)
-		srecinput_map_free(r->old_maps[i]);
-	free(r->old_maps);
-	free(r->scratch);
+	for (i = 0; i < r->series.nr_old_maps; i++)
+		srecinput_map_free(r->series.old_maps[i]);
+	free(r->series.old_maps);
+	free(r->sect.scratch);
 	free(r->strings);
 	free(r->events);
 	free(r->threads);

@@ -5,16 +5,17 @@
  * CPUs merged by timestamp.
  *
  *	struct srecreader_options opt = { .diag = print_diag };
- *	struct srec_record rec;
+ *	struct srec_record recs[256];
  *	char err[256];
  *	struct srecreader *r = srecreader_open(path, &opt, err, sizeof(err));
  *
  *	if (!r)
  *		die(err);
  *	use(srecreader_info(r));		(header, events, threads)
- *	while ((ret = srecreader_next(r, &rec)) > 0)
- *		use(rec.cpu, rec.hdr);
- *	if (ret < 0)
+ *	while ((n = srecreader_next_batch(r, recs, 256)) > 0)
+ *		for (i = 0; i < n; i++)
+ *			use(recs[i].cpu, recs[i].hdr);
+ *	if (n < 0)
  *		die(srecreader_error(r));
  *	srecreader_close(r);
  *
@@ -33,7 +34,7 @@
  * CRC, impossible sizes, a record of a type not in the event table, counts
  * or sequence numbers or timestamps that disagree with the chunk head,
  * non-zero padding) is named by its byte offset and skipped, with a
- * warning; with @strict, srecreader_next() fails instead.  A damaged
+ * warning; with @strict, srecreader_next_batch() fails instead.  A damaged
  * frame is skipped by looking for the next valid one.  So is a damaged
  * header section that the records do not need (thread names, kallsyms,
  * FILE's strings): a warning, and srecreader_status()'s header_lost says
@@ -113,7 +114,7 @@ void srecreader_close(struct srecreader *r);
  * sequence numbers, loss and the trailers' totals run across the files.
  * The header (srecreader_info()) stays the first file's.  0, or -ENOMEM.
  * A file that cannot be read or does not continue the series is an error
- * of srecreader_next(), which names it.
+ * of srecreader_next_batch(), which names it.
  */
 int srecreader_add_file(struct srecreader *r, const char *path);
 
@@ -193,52 +194,17 @@ struct srec_record {
 };
 
 /*
- * The next record in time order: returns 1 and fills @rec, 0 at the end,
- * or a negative errno: -EBADMSG (strict mode: corruption), -EIO or the
- * read's errno, -ENOMEM.  An error comes once the records read and checked
- * before it have been handed out (as at the end of the input); then
- * srecreader_error() says why and every later call returns it.
- */
-int srecreader_next(struct srecreader *r, struct srec_record *rec);
-
-/*
- * Up to @max next records at once into @recs, for a loop over every
- * record: returns how many (at least 1), 0 at the end, or a negative
- * errno as srecreader_next().  Each record's bytes stay valid until the
- * next call.
+ * The next records, oldest first: up to @max into @recs, returns how many
+ * (at least 1), 0 at the end, or -errno once all read before the error
+ * went (srecreader_error() says why).  Valid until the next call.
+ *
+ * The errors: -EBADMSG (strict mode: corruption), -EIO or the read's
+ * errno, -ENOMEM; every later call returns it again.  A record's bytes
+ * are valid until the next call, or if it is lasting until close (see
+ * srecreader_keep() for the pages that takes).
  */
 int srecreader_next_batch(struct srecreader *r, struct srec_record *recs,
 			  unsigned int max);
-
-/*
- * A record in short, as a pass that hands records from thread to thread
- * keeps it: where it is, its CPU, and how many numbers are missing
- * before it (SREC_REF_GAP_BIG: that many or more, the whole number kept
- * elsewhere).  @spare is the caller's.
- */
-#define SREC_REF_GAP_BIG	UINT32_MAX
-
-struct srec_ref {
-	const struct schedrec_header *hdr;
-	uint32_t gap;
-	uint16_t cpu;		/* < SREC_CPUS_MAX */
-	uint16_t spare;
-};
-
-/*
- * The first of the records srecreader_next_batch(@r, ..., @max) would
- * hand out, in short into @refs, where they can go at their fastest:
- * while every CPU is in the middle of a plain chunk of the mapped file,
- * so that each is lasting, numbered next, with no gap.  Returns how many
- * (up to @max), the lowest chunk_offset of theirs in *@chunk_offset.  If
- * 0, srecreader_next_batch() gives the batch; if fewer than @max,
- * srecreader_next_more() the rest of it, as srecreader_next_batch()
- * would have, up to @max minus those, but 0 where that stopped after them.
- */
-unsigned int srecreader_next_refs(struct srecreader *r, struct srec_ref *refs,
-				  unsigned int max, uint64_t *chunk_offset);
-unsigned int srecreader_next_more(struct srecreader *r,
-				  struct srec_record *recs, unsigned int max);
 
 /*
  * Records the caller has no use for: from now on, those of the types
@@ -259,14 +225,6 @@ void srecreader_skip(struct srecreader *r, uint64_t types, uint64_t before_ns);
  * UINT64_MAX (the default): no lasting record is held after the next call.
  */
 void srecreader_keep(struct srecreader *r, uint64_t offset);
-
-/*
- * Call @fn for every remaining record; a non-zero return of @fn stops and
- * is returned.  Otherwise like srecreader_next(): 0 at the end or -errno.
- */
-int srecreader_for_each(struct srecreader *r,
-			int (*fn)(const struct srec_record *rec, void *arg),
-			void *arg);
 
 /* Per-CPU accounting of what was handed out so far. */
 struct srecreader_cpu {

@@ -79,12 +79,63 @@ enum section_status {
 	SECTION_READ_ERROR,	/* read() failed */
 };
 
+/* The section being read, and what reading one takes. */
+struct reader_section {
+	struct srec_frame frame;
+	uint64_t offset;		/* of its frame */
+	unsigned char head[SREC_HEAD_MAX];
+	uint64_t header_resync;		/* a damaged header frame, or
+					 * UINT64_MAX
+					 */
+	z_stream zstream;
+	bool zstream_ready;
+	unsigned char *scratch;		/* compressed data */
+	size_t scratch_size;
+};
+
+/* The chunks read and not yet handed out, and their memory. */
+struct reader_chunks {
+	size_t buffered;		/* payload bytes in the queues */
+	size_t max_buffered;		/* past it, the oldest goes anyway */
+	struct reader_chunk *retired;	/* handed out last, spare next */
+	struct reader_chunk *spare;	/* chunks to use again */
+	size_t spare_bytes;		/* their capacity */
+};
+
+/* Records the caller need not get (srecreader_skip()). */
+struct reader_skip {
+	uint16_t size[256];		/* of each type not to hand out,
+					 * 0: hand it out
+					 */
+	uint64_t before;		/* only those before this */
+	uint64_t until;			/* the next record's bound, kept */
+};
+
+/* The trailer: the recording's totals, to check what was read against. */
+struct reader_trailer {
+	bool present;
+	bool damaged;			/* one was there, but corrupt */
+	struct srec_trailer_head head;
+	struct srec_cpu_total *totals;
+};
+
+/* A series of files (srecreader_add_file()). */
+struct reader_series {
+	char **paths;			/* queued, in order */
+	unsigned int nr;
+	unsigned int next;		/* the next of them to read */
+	uint64_t start_ns;		/* of the file being read */
+	struct srec_cpu_total *totals;	/* of the files before */
+	struct srecinput_map **old_maps;	/* theirs, borrowed from */
+	unsigned int nr_old_maps;
+};
+
 struct srecreader {
 	struct srecinput in;
 	int own_fd;			/* -1 if the fd is the caller's */
 	struct srecreader_options opt;
-	size_t max_buffered;
 
+	/* the header */
 	struct srecreader_info info;
 	char *strings;
 	struct srec_event *events;
@@ -94,57 +145,26 @@ struct srecreader {
 	int event_index[256];		/* into events, -1 if none */
 	unsigned char *online;		/* bitmap, NULL: all online */
 
+	/* the sections after it, and the merge of the CPUs' records */
+	struct reader_section sect;
+	struct reader_chunks chunks;
 	unsigned int nr_cpus;
 	struct reader_cpu *cpus;
 	struct reader_merge merge;
-	size_t buffered;		/* payload bytes in the queues */
 	uint64_t horizon;		/* the latest SYNC's */
-	bool done;			/* no more sections to read */
-	bool finished;			/* the end was reported */
-	struct reader_chunk *retired;	/* handed out last, spare next */
-	struct reader_chunk *spare;	/* chunks to use again */
-	size_t spare_bytes;		/* their capacity */
 	uint64_t newest_ts;		/* of the records handed out */
-	uint16_t skip[256];		/* types not to hand out: their
-					 * size (0: hand out),
-					 */
-	uint64_t skip_before;		/* before this: srecreader_skip() */
-	uint64_t skip_until;		/* the next record's bound, kept */
+	struct reader_skip skip;
 	uint64_t keep_from;		/* srecreader_keep() */
 	bool late_warned;
-
-	z_stream zstream;
-	bool zstream_ready;
-	unsigned char *scratch;		/* compressed data */
-	size_t scratch_size;
-
-	/* the section being read */
-	struct srec_frame frame;
-	uint64_t frame_offset;
-	uint64_t header_resync;		/* a damaged header frame, or
-					 * UINT64_MAX
-					 */
-	unsigned char head[SREC_HEAD_MAX];
-
-	bool has_trailer;
-	bool trailer_damaged;	/* one was there, but corrupt */
-	struct srec_trailer_head trailer;
-	struct srec_cpu_total *totals;
-
-	/* a series of files (srecreader_add_file()) */
-	char **next_paths;		/* queued, in order */
-	unsigned int nr_next;
-	unsigned int next_file;		/* the next of them to read */
-	uint64_t series_start_ns;	/* of the file being read */
-	struct srec_cpu_total *series_totals;	/* the files before */
-	struct srecinput_map **old_maps;	/* theirs, borrowed from */
-	unsigned int nr_old_maps;
+	bool done;			/* no more sections to read */
+	bool finished;			/* the end was reported */
 	bool changed;			/* the mapped file changed: stop */
+	struct reader_trailer trailer;
+	struct reader_series series;
 
 	struct srecreader_status status;
 	int error;
 	char message[512];
-
 };
 
 __printf(3, 4) void reader_warn(struct srecreader *r, uint64_t offset,
@@ -214,6 +234,32 @@ bool reader_chunk_head_sane(const struct srecreader *r,
 			    const struct srec_frame *frame,
 			    const struct srec_chunk_head *h,
 			    char *why, size_t why_size);
+
+/*
+ * Step over the input 8 bytes at a time, past a damaged frame, to the
+ * next sound one, its frame in *@frame (not consumed); SECTION_OK, or how
+ * the input ended.
+ */
+enum section_status reader_find_frame(struct srecreader *r,
+				      struct srec_frame *frame);
+
+/*
+ * The sections after the header (srecsection.c): read the next one (a
+ * chunk goes to reader_queue_chunk()), and at the end of the records,
+ * check what was read against the trailer.  A chunk handed out is
+ * given back with reader_chunk_put().
+ */
+void reader_read_section(struct srecreader *r);
+/*
+ * The mapped file changed under the reader (cut short, or written over,
+ * or a page of it could not be read) near @offset: reading stops.
+ */
+void reader_input_changed(struct srecreader *r, uint64_t offset);
+void reader_finish(struct srecreader *r);
+void reader_chunk_put(struct srecreader *r, struct reader_chunk *chunk);
+
+/* A chunk read and checked, to its CPU's queue (srecmerge.c). */
+void reader_queue_chunk(struct srecreader *r, struct reader_chunk *chunk);
 
 /* The merge's side of open and close (srecmerge.c). */
 int reader_merge_init(struct srecreader *r);
