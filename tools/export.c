@@ -92,7 +92,7 @@ void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ctx->quiet)
+	if (ctx->front.quiet)
 		return;
 	fprintf(stderr, "schedrec export: warning: ");
 	va_start(ap, fmt);
@@ -103,7 +103,7 @@ void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
 
 int64_t export_start_time(const struct export_ctx *ctx)
 {
-	return ctx->info->file.start_real_ns / 1000000000ull;
+	return ctx->front.info->file.start_real_ns / 1000000000ull;
 }
 
 static const struct export_format *find_format(const char *name)
@@ -177,7 +177,7 @@ static int pass_before(void *arg, const struct srec_record *rec)
 	tids_of(rec->hdr, p->tids);
 	for (i = 0; i < 2; i++)
 		p->subject[i] = p->tids[i] && !is_task_record(rec->hdr->type) ?
-				schedmodel_task_of(p->ctx->model, p->tids[i]) :
+				schedmodel_task_of(p->ctx->front.model, p->tids[i]) :
 				NULL;
 	return 0;
 }
@@ -188,7 +188,7 @@ static struct task *stand_in(struct pass *p, int i,
 {
 	const struct schedrec_task *tk = (const void *)hdr;
 	struct task *t = &p->stand_in[i];
-	uint32_t drainer = p->ctx->info->file.drainer_pid;
+	uint32_t drainer = p->ctx->front.info->file.drainer_pid;
 
 	memset(t, 0, sizeof(*t));
 	t->tid = p->tids[i];
@@ -207,13 +207,13 @@ static bool selected(struct pass *p)
 	bool about_threads = false;
 	int i;
 
-	if (!ctx->select_threads)
+	if (!ctx->front.select_threads)
 		return true;
 	for (i = 0; i < 2; i++) {
 		if (!p->tids[i])
 			continue;
 		about_threads = true;
-		if (select_task(&ctx->sel, p->subject[i]))
+		if (select_task(&ctx->front.sel, p->subject[i]))
 			return true;
 	}
 	/* LOST and records of unknown types are about no thread: kept */
@@ -228,14 +228,14 @@ static int pass_after(void *arg, const struct srec_record *rec)
 	uint64_t start, end;
 	int i;
 
-	schedmodel_window_abs(p->ctx->model, &start, &end);
+	schedmodel_window_abs(p->ctx->front.model, &start, &end);
 	if (rec->hdr->ts < start)
 		return 0;
 	for (i = 0; i < 2; i++) {
 		if (!p->tids[i])
 			continue;
 		if (!p->subject[i])
-			p->subject[i] = schedmodel_task_of(p->ctx->model,
+			p->subject[i] = schedmodel_task_of(p->ctx->front.model,
 							   p->tids[i]);
 		if (!p->subject[i])
 			p->subject[i] = stand_in(p, i, rec->hdr);
@@ -243,7 +243,7 @@ static int pass_after(void *arg, const struct srec_record *rec)
 	}
 	if (!selected(p))
 		return 0;
-	er.rel_ns = schedmodel_rel(p->ctx->model, rec->hdr->ts);
+	er.rel_ns = schedmodel_rel(p->ctx->front.model, rec->hdr->ts);
 	p->error = p->fmt->record(p->priv, p->ctx, &er);
 	return p->error;
 }
@@ -251,9 +251,10 @@ static int pass_after(void *arg, const struct srec_record *rec)
 /* ------------------------------------------------------------------ */
 
 /* Open ctx->out_path; EXIT_OK, or an exit status after a message. */
-static int open_output(const struct front *fr,
-		       const struct export_format *fmt, struct export_ctx *ctx)
+static int open_output(const struct export_format *fmt,
+		       struct export_ctx *ctx)
 {
+	const struct front *fr = &ctx->front;
 	struct stat st;
 
 	if (!strcmp(ctx->out_path, "-")) {
@@ -310,9 +311,10 @@ static int close_output(struct export_ctx *ctx, int status, int err)
 	return status;
 }
 
-static int run_export(const struct export_format *fmt, struct front *fr,
+static int run_export(const struct export_format *fmt,
 		      struct export_ctx *ctx, void *priv)
 {
+	struct front *fr = &ctx->front;
 	struct pass pass = { .ctx = ctx, .fmt = fmt, .priv = priv };
 	struct trace_pass_hooks hooks = {
 		.before = pass_before, .after = pass_after, .arg = &pass,
@@ -322,19 +324,19 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 	status = front_open(fr);
 	if (status)
 		return status;
-	status = open_output(fr, fmt, ctx);
+	status = open_output(fmt, ctx);
 	if (status)
 		return status;
 	ret = fmt->start(priv, ctx);
 	if (ret)
 		return close_output(ctx, EXIT_FAIL, ret);
-	ret = trace_pass(ctx->reader, ctx->model,
+	ret = trace_pass(ctx->front.reader, ctx->front.model,
 			 fmt->record ? &hooks : NULL);
 	front_pass_over(fr);
 	if (ret && pass.error)
 		return close_output(ctx, EXIT_FAIL, pass.error);
 	if (ret == -ENOMEM) {
-		tool_error("export", ret, "cannot read %s", ctx->path);
+		tool_error("export", ret, "cannot read %s", ctx->front.path);
 		return close_output(ctx, EXIT_FAIL, 0);
 	}
 	if (!ret && front_window_after_end(fr))
@@ -346,12 +348,7 @@ static int run_export(const struct export_format *fmt, struct front *fr,
 
 int cmd_export(int argc, char **argv)
 {
-	struct export_ctx ctx = { 0 };
-	struct front fr = {
-		.verb = "export", .sel = &ctx.sel, .quiet = &ctx.quiet,
-		.strict = &ctx.strict, .reader = &ctx.reader,
-		.info = &ctx.info, .model = &ctx.model,
-	};
+	struct export_ctx ctx = { .front.verb = "export" };
 	const struct export_format *fmt;
 	struct option *opts;
 	void *priv = NULL;
@@ -375,7 +372,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, " (schedrec export --help says what each writes)\n");
 		return EXIT_USAGE;
 	}
-	fr.name = fmt->name;
+	ctx.front.name = fmt->name;
 	priv = calloc(1, fmt->priv_size ? fmt->priv_size : 1);
 	opts = front_options(output_options, fmt->options);
 	if (!priv || !opts) {
@@ -395,7 +392,7 @@ int cmd_export(int argc, char **argv)
 			status = EXIT_OK;
 			goto out;
 		}
-		ret = front_parse(&fr, key, argv);
+		ret = front_parse(&ctx.front, key, argv);
 		if (ret == -ENOENT && key == 'o') {
 			ctx.out_path = optarg;
 			ret = 0;
@@ -406,28 +403,28 @@ int cmd_export(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	if (front_paths(&fr, argc, argv))
+	if (front_paths(&ctx.front, argc, argv))
 		goto out;
-	ctx.select_threads = fr.select_threads;
+	ctx.front.select_threads = ctx.front.select_threads;
 	if (!ctx.out_path && fmt->stdout_default)
 		ctx.out_path = "-";
 	if (!ctx.out_path) {
-		front_usage_error(&fr, "where to? give -o FILE (or -o - for standard output)");
+		front_usage_error(&ctx.front, "where to? give -o FILE (or -o - for standard output)");
 		goto out;
 	}
-	fr.streams = !strcmp(ctx.out_path, "-");
-	ctx.paths = fr.paths;
-	ctx.nr_paths = fr.nr_paths;
-	ctx.path = ctx.paths[0];
-	status = run_export(fmt, &fr, &ctx, priv);
+	ctx.front.streams = !strcmp(ctx.out_path, "-");
+	ctx.front.paths = ctx.front.paths;
+	ctx.front.nr_paths = ctx.front.nr_paths;
+	ctx.front.path = ctx.front.paths[0];
+	status = run_export(fmt, &ctx, priv);
 out:
 	if (fmt->free)
 		fmt->free(priv);
 	free(priv);
 	free(opts);
-	schedmodel_free(ctx.model);
-	if (ctx.reader)
-		srecreader_close(ctx.reader);
-	select_free(&ctx.sel);
+	schedmodel_free(ctx.front.model);
+	if (ctx.front.reader)
+		srecreader_close(ctx.front.reader);
+	select_free(&ctx.front.sel);
 	return status;
 }

@@ -17,25 +17,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "front.h"
 #include "schedmodel.h"
 #include "select.h"
 #include "srecreader.h"
 #include "util.h"
 
 struct export_ctx {
-	const char *path;		/* the trace (its first file) */
-	char *const *paths;		/* its files: a rotation has several */
-	unsigned int nr_paths;
+	struct front front;		/* the trace, its model, the selection */
 	const char *out_path;		/* -o, "-" for standard output */
-	const struct srecreader_info *info;
-	struct srecreader *reader;
-	struct schedmodel *model;
-	struct selection sel;
-	bool select_threads;		/* --pid, --tid or --comm was given */
 	FILE *out;
 	bool out_is_file;		/* a regular file: removed on failure */
-	bool quiet;
-	bool strict;
 };
 
 /*

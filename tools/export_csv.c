@@ -99,12 +99,12 @@ static int csv_record(void *priv, struct export_ctx *ctx,
 {
 	const struct srec_record *rec = er->rec;
 	const struct schedrec_header *hdr = rec->hdr;
-	const struct srec_event *ev = srecreader_event(ctx->reader, hdr->type);
+	const struct srec_event *ev = srecreader_event(ctx->front.reader, hdr->type);
 	char time[SECONDS_LEN];
 	FILE *out = ctx->out;
 
 	(void)priv;
-	if (!select_cpu(&ctx->sel, rec->cpu))
+	if (!select_cpu(&ctx->front.sel, rec->cpu))
 		return 0;
 	fprintf(out, "%u,%" PRIu64 ",%" PRIu64 ",%s,", rec->cpu, rec->seq,
 		(uint64_t)hdr->ts, format_seconds(time, er->rel_ns, 9));

@@ -158,7 +158,7 @@ static bool rows_of(struct openmetrics *om, const struct task *t,
 	uint32_t key = schedmodel_process_key(t);
 	struct om_row *p;
 
-	if (!select_task(&om->ctx->sel, (struct task *)t))
+	if (!select_task(&om->ctx->front.sel, (struct task *)t))
 		return false;
 	rows[0] = per_task_get(&om->threads, t);
 	rows[1] = keyed_get(&om->processes, key, NULL);
@@ -183,7 +183,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 	struct om_row *rows[2];
 	int i;
 
-	if (!select_cpu(&om->ctx->sel, iv->cpu))
+	if (!select_cpu(&om->ctx->front.sel, iv->cpu))
 		return;
 	if (!iv->task) {
 		om->idle[iv->cpu] += len;
@@ -206,7 +206,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 {
 	struct openmetrics *om = arg;
-	const struct selection *sel = &om->ctx->sel;
+	const struct selection *sel = &om->ctx->front.sel;
 	uint64_t len = iv->end - iv->iv_start;
 	unsigned int k = state_index(iv->state);
 	struct om_row *rows[2];
@@ -240,7 +240,7 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 	struct openmetrics *om = arg;
 	struct om_row *rows[2];
 
-	if (!select_cpu(&om->ctx->sel, ev->cpu) ||
+	if (!select_cpu(&om->ctx->front.sel, ev->cpu) ||
 	    !rows_of(om, ev->task, rows))
 		return;
 	rows[0]->switches[state_index(ev->state)]++;
@@ -254,7 +254,7 @@ static void on_latency(void *arg, const struct latency_ev *ev)
 	struct om_row *rows[2];
 	int i;
 
-	if (!select_cpu(&om->ctx->sel, ev->cpu) ||
+	if (!select_cpu(&om->ctx->front.sel, ev->cpu) ||
 	    !rows_of(om, ev->task, rows))
 		return;
 	for (i = 0; i < 2; i++) {
@@ -274,7 +274,7 @@ static int openmetrics_start(void *priv, struct export_ctx *ctx)
 
 	om->ctx = ctx;
 	om->out = ctx->out;
-	om->nr_cpus = ctx->info->file.nr_cpus;
+	om->nr_cpus = ctx->front.info->file.nr_cpus;
 	if (!om->top_set)
 		om->top = DEFAULT_TOP;
 	om->threads.size = sizeof(struct om_row);
@@ -282,7 +282,7 @@ static int openmetrics_start(void *priv, struct export_ctx *ctx)
 	om->idle = calloc(om->nr_cpus ? om->nr_cpus : 1, sizeof(*om->idle));
 	if (!om->idle)
 		return -ENOMEM;
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -458,7 +458,7 @@ static struct om_series *process_series(struct openmetrics *om,
 
 		if (!row->used)
 			continue;
-		row->task = schedmodel_process_name(om->ctx->model, row->key,
+		row->task = schedmodel_process_name(om->ctx->front.model, row->key,
 						    row->task);
 		rows[n++] = row;
 	}
@@ -687,8 +687,8 @@ static char *recording_labels(const struct srecreader_info *info)
 
 static int put_recording(struct openmetrics *om)
 {
-	const struct srecreader_info *info = om->ctx->info;
-	struct schedmodel *m = om->ctx->model;
+	const struct srecreader_info *info = om->ctx->front.info;
+	struct schedmodel *m = om->ctx->front.model;
 	uint64_t origin = schedmodel_origin(m), end = schedmodel_end(m);
 	char *labels = recording_labels(info), value[PROMTEXT_NUM_LEN];
 	uint64_t start, stop;
@@ -739,7 +739,7 @@ static int put_recording(struct openmetrics *om)
  */
 static uint64_t lost_on(struct openmetrics *om, uint32_t cpu)
 {
-	struct schedmodel *m = om->ctx->model;
+	struct schedmodel *m = om->ctx->front.model;
 	const struct sched_loss *losses;
 	size_t nr = schedmodel_losses(m, &losses), i;
 	uint64_t start, end, count = 0;
@@ -769,8 +769,8 @@ static void put_cpus(struct openmetrics *om)
 			     "Time the CPU idled in the window (report tenancy: oncpu_ns of tid 0, <idle>)");
 		for (cpu = 0; cpu < om->nr_cpus; cpu++) {
 			lost = lost_on(om, cpu);
-			if (!select_cpu(&om->ctx->sel, cpu) ||
-			    (!srecreader_cpu_online(om->ctx->reader, cpu) &&
+			if (!select_cpu(&om->ctx->front.sel, cpu) ||
+			    (!srecreader_cpu_online(om->ctx->front.reader, cpu) &&
 			     !om->idle[cpu] && !lost))
 				continue;
 			snprintf(extra, sizeof(extra), "cpu=\"%u\"", cpu);

@@ -168,7 +168,7 @@ static struct line *begin_slice(struct perfetto *pf, uint32_t pid,
 	line_lit(l, cat);
 	line_lit(l, "\",\"name\":");
 	line_str(l, name);
-	line_key_us(l, "ts", start - schedmodel_origin(pf->ctx->model));
+	line_key_us(l, "ts", start - schedmodel_origin(pf->ctx->front.model));
 	line_key_us(l, "dur", end - start);
 	line_lit(l, ",\"args\":{");
 	return l;
@@ -276,10 +276,10 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 	struct track *tr;
 	struct line *l;
 
-	if (!iv->task || !select_cpu(&ctx->sel, iv->cpu))
+	if (!iv->task || !select_cpu(&ctx->front.sel, iv->cpu))
 		return;		/* idle: nothing ran */
 	cpu_slice(pf, iv);
-	if (!select_task(&ctx->sel, (struct task *)iv->task))
+	if (!select_task(&ctx->front.sel, (struct task *)iv->task))
 		return;
 	tr = track_of(pf, iv->task);
 	if (!tr || !after_last(pf, &tr->last_end, &start, iv->end))
@@ -344,10 +344,10 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 	struct track *tr;
 	struct line *l;
 
-	if (ctx->sel.cpus && (iv->out_cpu == CPU_NONE ||
-			      !select_cpu(&ctx->sel, iv->out_cpu)))
+	if (ctx->front.sel.cpus && (iv->out_cpu == CPU_NONE ||
+			      !select_cpu(&ctx->front.sel, iv->out_cpu)))
 		return;
-	if (!select_task(&ctx->sel, (struct task *)iv->task))
+	if (!select_task(&ctx->front.sel, (struct task *)iv->task))
 		return;
 	tr = track_of(pf, iv->task);
 	if (!tr || !after_last(pf, &tr->last_end, &start, iv->end))
@@ -372,7 +372,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 static int perfetto_start(void *priv, struct export_ctx *ctx)
 {
 	struct perfetto *pf = priv;
-	const struct srecreader_info *info = ctx->info;
+	const struct srecreader_info *info = ctx->front.info;
 	unsigned int nr_cpus = info->file.nr_cpus;
 	struct sched_handler h = {
 		.oncpu = on_oncpu, .offcpu = on_offcpu, .arg = pf,
@@ -391,7 +391,7 @@ static int perfetto_start(void *priv, struct export_ctx *ctx)
 	      pf->out);
 	json_put_string(pf->out, "schedrec " SCHEDREC_VERSION);
 	fputs(",\"trace\":", pf->out);
-	json_put_string(pf->out, ctx->path);
+	json_put_string(pf->out, ctx->front.path);
 	fputs(",\"host\":", pf->out);
 	json_put_string(pf->out, info->hostname);
 	fputs(",\"kernel\":", pf->out);
@@ -399,7 +399,7 @@ static int perfetto_start(void *priv, struct export_ctx *ctx)
 	fprintf(pf->out, ",\"cpus\":\"%u\",\"start_realtime_ns\":\"%s\"},\n",
 		nr_cpus, start);
 	fputs("\"traceEvents\":[\n", pf->out);
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 /* A metadata event: a name for a process or a thread, or a sort index. */
@@ -427,18 +427,18 @@ static void put_meta(struct perfetto *pf, const char *what, uint32_t pid,
 static void put_losses(struct perfetto *pf)
 {
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(pf->ctx->model, &losses), i;
+	size_t nr = schedmodel_losses(pf->ctx->front.model, &losses), i;
 	uint64_t start, end;
 	char last[SECONDS_LEN];
 	struct line *line;
 	uint32_t tid;
 
-	schedmodel_window_abs(pf->ctx->model, &start, &end);
+	schedmodel_window_abs(pf->ctx->front.model, &start, &end);
 	for (i = 0; i < nr; i++) {
 		const struct sched_loss *l = &losses[i];
 
 		if (l->last < start || l->first >= end ||
-		    !select_cpu(&pf->ctx->sel, l->cpu))
+		    !select_cpu(&pf->ctx->front.sel, l->cpu))
 			continue;
 		tid = CPU_TID(l->cpu);
 		line = begin_event(pf, 'i', CPUS_PID, &tid);
@@ -450,7 +450,7 @@ static void put_losses(struct perfetto *pf)
 		line_key_u64(line, "count", l->count);
 		line_lit(line, ",\"until_s\":");
 		line_lit(line, format_seconds(last,
-					      schedmodel_rel(pf->ctx->model,
+					      schedmodel_rel(pf->ctx->front.model,
 							     l->last),
 					      9));
 		/* cut: the file ends before this CPU's records; count not known */
@@ -498,7 +498,7 @@ static struct process *processes(struct perfetto *pf,
 static int perfetto_finish(void *priv, struct export_ctx *ctx)
 {
 	struct perfetto *pf = priv;
-	unsigned int cpu, nr_cpus = ctx->info->file.nr_cpus;
+	unsigned int cpu, nr_cpus = ctx->front.info->file.nr_cpus;
 	struct process *procs;
 	size_t nr_procs, i;
 	char name[32];
@@ -506,7 +506,7 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 
 	if (pf->failed)
 		return -ENOMEM;
-	pf->origin = schedmodel_origin(ctx->model);
+	pf->origin = schedmodel_origin(ctx->front.model);
 	put_losses(pf);
 	for (i = 0; i < pf->nr_tracks; i++) {
 		const struct track *tr = &pf->tracks[i];
@@ -514,7 +514,7 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 		put_meta(pf, "thread_name", tr->pid, &tr->tid,
 			 tr->latest ? comm_of(tr->latest) : "?", 0);
 	}
-	procs = processes(pf, ctx->model, &nr_procs);
+	procs = processes(pf, ctx->front.model, &nr_procs);
 	if (!procs)
 		return -ENOMEM;
 	for (i = 0; i < nr_procs; i++)
@@ -524,9 +524,9 @@ static int perfetto_finish(void *priv, struct export_ctx *ctx)
 	put_meta(pf, "process_name", CPUS_PID, NULL, "CPUs", 0);
 	put_meta(pf, "process_sort_index", CPUS_PID, NULL, NULL, -1);
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		if (!select_cpu(&ctx->sel, cpu) ||
+		if (!select_cpu(&ctx->front.sel, cpu) ||
 		    (!pf->cpu_used[cpu] &&
-		     !srecreader_cpu_online(ctx->reader, cpu)))
+		     !srecreader_cpu_online(ctx->front.reader, cpu)))
 			continue;
 		tid = CPU_TID(cpu);
 		snprintf(name, sizeof(name), "CPU %u", cpu);

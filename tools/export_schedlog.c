@@ -174,8 +174,8 @@ static void pack_comm(const char comm[SCHEDREC_COMM_LEN], int64_t *high,
 /* Is the thread @t of a record kept by the thread selection? */
 static bool thread_kept(struct export_ctx *ctx, const struct task *t)
 {
-	return !ctx->select_threads ||
-	       (t && select_task(&ctx->sel, (struct task *)t));
+	return !ctx->front.select_threads ||
+	       (t && select_task(&ctx->front.sel, (struct task *)t));
 }
 
 static int put_switch(struct schedlog *sl, struct export_ctx *ctx,
@@ -187,7 +187,7 @@ static int put_switch(struct schedlog *sl, struct export_ctx *ctx,
 	uint32_t cpu = er->rec->cpu;
 	int ret;
 
-	if (!select_cpu(&ctx->sel, cpu))
+	if (!select_cpu(&ctx->front.sel, cpu))
 		return 0;
 	/* a thread that goes to sleep blocks first (not idle, not dying) */
 	if (sw->prev_tid && state != 'R' && thread_kept(ctx, er->subject[0]) &&
@@ -222,7 +222,7 @@ static int schedlog_record(void *priv, struct export_ctx *ctx,
 	case SCHEDREC_EV_WAKEUP:
 	case SCHEDREC_EV_WAKEUP_NEW:
 		/* on the woken thread's CPU, as SchedLog logs it */
-		if (!select_cpu(&ctx->sel, wk->target_cpu))
+		if (!select_cpu(&ctx->front.sel, wk->target_cpu))
 			return 0;
 		event = hdr->type == SCHEDREC_EV_WAKING ? SL_WAKING :
 			hdr->type == SCHEDREC_EV_WAKEUP ? SL_WAKEUP :
@@ -230,7 +230,7 @@ static int schedlog_record(void *priv, struct export_ctx *ctx,
 		return put_row(sl, hdr->ts, wk->tid, event, wk->target_cpu,
 			       cpu, wk->waker_tid);
 	}
-	if (!select_cpu(&ctx->sel, cpu))
+	if (!select_cpu(&ctx->front.sel, cpu))
 		return 0;
 	switch (hdr->type) {
 	case SCHEDREC_EV_MIGRATE:

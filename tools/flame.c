@@ -80,7 +80,7 @@ static int flame_start(void *priv, struct report_ctx *ctx)
 				   "flame draws a picture: for its numbers, use schedrec report folded --csv");
 		return -EINVAL;
 	}
-	fl->fs = foldstack_new(ctx->model, ctx->info, &ctx->sel);
+	fl->fs = foldstack_new(ctx->front.model, ctx->front.info, &ctx->front.sel);
 	return fl->fs ? 0 : -ENOMEM;
 }
 
@@ -320,7 +320,7 @@ static int print_summary(struct flame *fl)
 		table_u64(tab, st.frames);
 		table_u64(tab, st.merged);
 	}
-	ret = table_print(tab, ctx->out, false);
+	ret = report_table_out(ctx, tab, false);
 	table_free(tab);
 	if (ret)
 		return ret;
@@ -354,7 +354,7 @@ static int flame_output(void *priv, struct report_ctx *ctx)
 
 	if (foldstack_failed(fl->fs))
 		return -ENOMEM;
-	fl->ks = ksyms_parse(ctx->info->kallsyms, ctx->info->kallsyms_len);
+	fl->ks = ksyms_parse(ctx->front.info->kallsyms, ctx->front.info->kallsyms_len);
 	if (!fl->ks)
 		return -ENOMEM;
 	n = foldstack_lines(fl->fs, fl->ks, &lines);
@@ -374,7 +374,7 @@ static int flame_output(void *priv, struct report_ctx *ctx)
 			.warning = ctx->chart_warning[0] ?
 				   ctx->chart_warning : NULL,
 		};
-		if (!ctx->quiet)
+		if (!ctx->front.quiet)
 			hint_swamped(fl, stderr);
 		return flamegraph_write(fl->plan.fg, ctx->out,
 					fl->per_thread ? TITLE_THREADS : TITLE,

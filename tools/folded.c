@@ -31,7 +31,7 @@ static int folded_start(void *priv, struct report_ctx *ctx)
 	struct folded *fo = priv;
 
 	fo->ctx = ctx;
-	fo->fs = foldstack_new(ctx->model, ctx->info, &ctx->sel);
+	fo->fs = foldstack_new(ctx->front.model, ctx->front.info, &ctx->front.sel);
 	return fo->fs ? 0 : -ENOMEM;
 }
 
@@ -115,7 +115,7 @@ static int print_csv(struct report_ctx *ctx, const struct fold_line *lines,
 		table_str(tab, kernel_part(&lines[i]));
 		table_duration(tab, lines[i].ns);
 	}
-	ret = table_print(tab, ctx->out, true);
+	ret = report_table_out(ctx, tab, true);
 	table_free(tab);
 	return ret;
 }
@@ -129,14 +129,14 @@ static void warn_names(const struct folded *fo)
 	report_loss_warning(ctx, warning, sizeof(warning));
 	if (warning[0])
 		fprintf(stderr, "schedrec report: %s\n", warning);
-	if (ctx->quiet || !foldstack_has_stacks(fo->fs))
+	if (ctx->front.quiet || !foldstack_has_stacks(fo->fs))
 		return;
-	if (!ctx->info->kallsyms_len)
+	if (!ctx->front.info->kallsyms_len)
 		fprintf(stderr, "schedrec report: warning: %s has kernel stacks but no kallsyms snapshot: their frames are hex addresses\n",
-			ctx->path);
+			ctx->front.path);
 	else if (ksyms_hidden(fo->ks))
 		fprintf(stderr, "schedrec report: warning: %s: the kernel hid its symbol addresses from the recording (kptr_restrict): kernel frames are hex addresses\n",
-			ctx->path);
+			ctx->front.path);
 }
 
 static int folded_output(void *priv, struct report_ctx *ctx)
@@ -148,7 +148,7 @@ static int folded_output(void *priv, struct report_ctx *ctx)
 
 	if (foldstack_failed(fo->fs))
 		return -ENOMEM;
-	fo->ks = ksyms_parse(ctx->info->kallsyms, ctx->info->kallsyms_len);
+	fo->ks = ksyms_parse(ctx->front.info->kallsyms, ctx->front.info->kallsyms_len);
 	if (!fo->ks)
 		return -ENOMEM;
 	warn_names(fo);

@@ -201,7 +201,7 @@ static void add_event(struct heatmap *h, uint64_t ts)
 	uint64_t start, end, t;
 	uint64_t *cell;
 
-	schedmodel_window_abs(h->ctx->model, &start, &end);
+	schedmodel_window_abs(h->ctx->front.model, &start, &end);
 	if (ts < start || ts >= end)
 		return;
 	t = report_rel(h->ctx, ts);
@@ -213,7 +213,7 @@ static void add_event(struct heatmap *h, uint64_t ts)
 static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 {
 	struct heatmap *h = arg;
-	const struct selection *sel = &h->ctx->sel;
+	const struct selection *sel = &h->ctx->front.sel;
 
 	if (iv->task && select_cpu(sel, iv->cpu) &&
 	    select_task(sel, (struct task *)iv->task))
@@ -223,7 +223,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 {
 	struct heatmap *h = arg;
-	const struct selection *sel = &h->ctx->sel;
+	const struct selection *sel = &h->ctx->front.sel;
 
 	if (!select_task(sel, (struct task *)iv->task))
 		return;
@@ -237,7 +237,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 static void on_wakeup(void *arg, const struct wakeup_ev *ev)
 {
 	struct heatmap *h = arg;
-	const struct selection *sel = &h->ctx->sel;
+	const struct selection *sel = &h->ctx->front.sel;
 
 	if (select_cpu(sel, ev->target_cpu) &&
 	    select_task(sel, (struct task *)ev->task))
@@ -247,7 +247,7 @@ static void on_wakeup(void *arg, const struct wakeup_ev *ev)
 static void on_switchout(void *arg, const struct switchout_ev *ev)
 {
 	struct heatmap *h = arg;
-	const struct selection *sel = &h->ctx->sel;
+	const struct selection *sel = &h->ctx->front.sel;
 
 	if (select_cpu(sel, ev->cpu) &&
 	    select_task(sel, (struct task *)ev->task))
@@ -281,7 +281,7 @@ static int heatmap_start(void *priv, struct report_ctx *ctx)
 		handler.switchout = on_switchout;
 		break;
 	}
-	return schedmodel_add_handler(ctx->model, &handler);
+	return schedmodel_add_handler(ctx->front.model, &handler);
 }
 
 /* The cell of relative time @t in the window's cells. */
@@ -297,14 +297,14 @@ static int mark_losses(const struct heatmap *h, struct heatmap_window *w)
 {
 	const struct report_ctx *ctx = h->ctx;
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(ctx->model, &losses), i, c, last;
-	uint64_t origin = schedmodel_origin(ctx->model), from, to;
+	size_t nr = schedmodel_losses(ctx->front.model, &losses), i, c, last;
+	uint64_t origin = schedmodel_origin(ctx->front.model), from, to;
 
 	w->lost = calloc(w->columns * h->rows + 1, 1);
 	if (!w->lost)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		if (!select_cpu(&ctx->sel, losses[i].cpu) ||
+		if (!select_cpu(&ctx->front.sel, losses[i].cpu) ||
 		    losses[i].last < origin + w->start ||
 		    losses[i].first >= origin + w->end)
 			continue;
@@ -331,9 +331,9 @@ static void window_of(const struct heatmap *h, struct heatmap_window *w)
 	uint64_t start, end, second;
 	unsigned int row;
 
-	schedmodel_window_abs(ctx->model, &start, &end);
-	if (end > schedmodel_end(ctx->model))
-		end = schedmodel_end(ctx->model);
+	schedmodel_window_abs(ctx->front.model, &start, &end);
+	if (end > schedmodel_end(ctx->front.model))
+		end = schedmodel_end(ctx->front.model);
 	memset(w, 0, sizeof(*w));
 	if (end <= start)
 		return;

@@ -8,7 +8,8 @@
  * The reports are not re-implemented here: each is started on the same
  * model (report.h), the trace is read once, then each writes its text,
  * CSV and chart into the directory as `schedrec report NAME` would; the
- * page reads the CSV files back into its tables.  A timeline needs its
+ * page's tables are the ones each CSV was printed from, handed over by
+ * report_table_out() (ctx->csv_table).  A timeline needs its
  * window before the pass, so the per-second views come from a second
  * read of the file: one model per second shown, all fed in that one
  * read, for the busiest seconds of the heat map (--seconds).
@@ -121,9 +122,14 @@ struct html {
 	struct report_ctx *ctx;
 	unsigned int top;		/* of the text outputs and charts */
 	void *privs[ARRAY_SIZE(part_specs)];
-	/* on-CPU time per second, from heatmap.csv */
+	/* on-CPU time of the selection per second since the origin */
 	uint64_t *per_second;
 	size_t nr_per_second;
+	bool per_second_failed;		/* out of memory */
+	/* each part's CSV table as the page shows it, and its rows */
+	char *tables[ARRAY_SIZE(part_specs)];
+	size_t table_rows[ARRAY_SIZE(part_specs)];
+	size_t part;			/* write_part()'s, for keep_table() */
 	struct html_second *seconds;	/* the busiest first */
 	size_t nr_seconds;
 	/* the files written, relative to dir, for the list */
@@ -348,21 +354,71 @@ static int check_trace_files(const struct html *h,
 	struct stat st;
 	unsigned int i;
 
-	for (i = 0; h->max_seconds && i < ctx->nr_paths; i++) {
-		if (strcmp(ctx->paths[i], "-") && !stat(ctx->paths[i], &st) &&
+	for (i = 0; h->max_seconds && i < ctx->front.nr_paths; i++) {
+		if (strcmp(ctx->front.paths[i], "-") && !stat(ctx->front.paths[i], &st) &&
 		    S_ISREG(st.st_mode))
 			continue;
 		report_usage_error(&html_report,
 				   "%s: html reads the trace twice (the second time for the per-second views): give a file, not a pipe; or --seconds 0 for no per-second views",
-				   ctx->paths[i]);
+				   ctx->front.paths[i]);
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/* Room in h->per_second for @second; false out of memory. */
+static bool per_second_room(struct html *h, uint64_t second)
+{
+	size_t n = h->nr_per_second ? h->nr_per_second : 64;
+	uint64_t *v;
+
+	if (second < h->nr_per_second)
+		return true;
+	while (n <= second)
+		n *= 2;
+	v = reallocarray(h->per_second, n, sizeof(*v));
+	if (!v) {
+		h->per_second_failed = true;
+		return false;
+	}
+	memset(v + h->nr_per_second, 0, (n - h->nr_per_second) * sizeof(*v));
+	h->per_second = v;
+	h->nr_per_second = n;
+	return true;
+}
+
+/*
+ * On-CPU time of the selection, split at whole seconds since the origin:
+ * what the heat map's columns add up to, to choose the busiest seconds.
+ */
+static void on_oncpu(void *arg, const struct oncpu_iv *iv)
+{
+	struct html *h = arg;
+	const struct selection *sel = &h->ctx->front.sel;
+	int64_t from, to;
+	uint64_t t, second, piece;
+
+	if (!iv->task || !select_cpu(sel, iv->cpu) ||
+	    !select_task(sel, (struct task *)iv->task))
+		return;
+	from = report_rel(h->ctx, iv->start);
+	to = report_rel(h->ctx, iv->end);
+	for (t = from > 0 ? from : 0; to > 0 && t < (uint64_t)to;
+	     t += piece) {
+		second = t / NSEC_PER_SEC;
+		piece = (second + 1) * NSEC_PER_SEC - t;
+		if ((uint64_t)to - t < piece)
+			piece = to - t;
+		if (!per_second_room(h, second))
+			return;
+		h->per_second[second] += piece;
+	}
+}
+
 static int html_start(void *priv, struct report_ctx *ctx)
 {
 	struct html *h = priv;
+	struct sched_handler per_second = { .oncpu = on_oncpu, .arg = h };
 	bool csv = ctx->csv;
 	size_t i;
 	int ret;
@@ -387,6 +443,9 @@ static int html_start(void *priv, struct report_ctx *ctx)
 	if (ret)
 		return ret;
 	h->top = ctx->top;
+	ret = schedmodel_add_handler(ctx->front.model, &per_second);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(part_specs); i++) {
 		const struct part_spec *p = &part_specs[i];
 
@@ -408,6 +467,28 @@ static int html_start(void *priv, struct report_ctx *ctx)
 			return ret;
 	}
 	return 0;
+}
+
+/* The table of part h->part, as the page shows it (ctx->csv_table). */
+static int keep_table(void *arg, const struct table *tab)
+{
+	struct html *h = arg;
+	char id[80], **html = &h->tables[h->part];
+	size_t len;
+	FILE *f;
+	int ret;
+
+	free(*html);
+	*html = NULL;
+	f = open_memstream(html, &len);
+	if (!f)
+		return -errno;
+	snprintf(id, sizeof(id), "table-%s", part_specs[h->part].name);
+	h->table_rows[h->part] = html_table(f, tab, id, PAGE_ROWS);
+	ret = stream_error(f);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	return ret;
 }
 
 /* Let part @i write NAME.txt (and NAME.svg), or NAME.csv (@csv). */
@@ -435,7 +516,11 @@ static int write_part(struct html *h, size_t i, bool csv)
 		}
 		ctx->svg_path = h->svg_path;
 	}
+	h->part = i;
+	ctx->csv_table = keep_table;
+	ctx->csv_table_arg = h;
 	ret = p->report->output(h->privs[i], ctx);
+	ctx->csv_table = NULL;
 	ctx->out = stdout;
 	ctx->csv = false;
 	ctx->svg_path = NULL;
@@ -461,42 +546,6 @@ static int write_parts(struct html *h)
 /* ------------------------------------------------------------------ */
 /* The seconds shown: the busiest of the heat map */
 
-/* Sum heatmap.csv's column per second into h->per_second. */
-static int read_seconds(struct html *h)
-{
-	struct csv_reader c;
-	uint64_t second;
-	int ret;
-
-	if (!path_of(h, "heatmap.csv"))
-		return -ENAMETOOLONG;
-	ret = csvin_open(&c, h->path);
-	if (!ret)
-		ret = csvin_next(&c);	/* the header */
-	while (ret > 0 && (ret = csvin_next(&c)) > 0) {
-		second = strtoull(csvin_field(&c, 0), NULL, 10);
-		if (second >= h->nr_per_second) {
-			size_t n = h->nr_per_second ? h->nr_per_second : 64;
-			uint64_t *v;
-
-			while (n <= second)
-				n *= 2;
-			v = reallocarray(h->per_second, n, sizeof(*v));
-			if (!v) {
-				ret = -ENOMEM;
-				break;
-			}
-			memset(v + h->nr_per_second, 0,
-			       (n - h->nr_per_second) * sizeof(*v));
-			h->per_second = v;
-			h->nr_per_second = n;
-		}
-		h->per_second[second] += strtoull(csvin_field(&c, 3), NULL, 10);
-	}
-	csvin_close(&c);
-	return ret;
-}
-
 static int compare_seconds(const void *a, const void *b)
 {
 	const struct html_second *x = a, *y = b;
@@ -513,9 +562,9 @@ static int choose_seconds(struct html *h)
 	struct html_second *v;
 	size_t n;
 
-	schedmodel_window_abs(h->ctx->model, &start, &end);
-	if (end > schedmodel_end(h->ctx->model))
-		end = schedmodel_end(h->ctx->model);
+	schedmodel_window_abs(h->ctx->front.model, &start, &end);
+	if (end > schedmodel_end(h->ctx->front.model))
+		end = schedmodel_end(h->ctx->front.model);
 	if (!h->max_seconds || end <= start)
 		return 0;
 	first = report_rel(h->ctx, start) / NSEC_PER_SEC;
@@ -545,23 +594,23 @@ static int start_second(struct html *h, struct html_second *v,
 	int ret;
 
 	v->ctx = *ctx;
-	v->ctx.reader = reader;
-	v->ctx.info = srecreader_info(reader);
-	v->ctx.quiet = true;
+	v->ctx.front.reader = reader;
+	v->ctx.front.info = srecreader_info(reader);
+	v->ctx.front.quiet = true;
 	v->ctx.csv = false;
 	v->ctx.loss_warned = true;
 	/* the selection is shared, not copied: only the window differs */
-	if (!ctx->sel.has_start || ctx->sel.start < from)
-		v->ctx.sel.start = from;
-	if (!ctx->sel.has_end || ctx->sel.end > to)
-		v->ctx.sel.end = to;
-	v->ctx.sel.has_start = true;
-	v->ctx.sel.has_end = true;
-	select_window(&v->ctx.sel, &window);
-	v->ctx.model = schedmodel_new(v->ctx.info, &window);
+	if (!ctx->front.sel.has_start || ctx->front.sel.start < from)
+		v->ctx.front.sel.start = from;
+	if (!ctx->front.sel.has_end || ctx->front.sel.end > to)
+		v->ctx.front.sel.end = to;
+	v->ctx.front.sel.has_start = true;
+	v->ctx.front.sel.has_end = true;
+	select_window(&v->ctx.front.sel, &window);
+	v->ctx.front.model = schedmodel_new(v->ctx.front.info, &window);
 	v->timeline = calloc(1, timeline_report.priv_size);
 	v->flame = calloc(1, flame_report.priv_size);
-	if (!v->ctx.model || !v->timeline || !v->flame)
+	if (!v->ctx.front.model || !v->timeline || !v->flame)
 		return -ENOMEM;
 	ret = report_option(&timeline_report, v->timeline, &v->ctx,
 			    "threads");
@@ -588,20 +637,20 @@ static int read_seconds_pass(struct html *h, struct srecreader *reader)
 
 			if (v->done)
 				continue;
-			fed = schedmodel_record(v->ctx.model, &rec);
+			fed = schedmodel_record(v->ctx.front.model, &rec);
 			if (fed > 0)
 				continue;
 			/* past its window, or out of memory: it ends here */
 			v->done = true;
 			v->failed = fed;
 			active--;
-			schedmodel_window_abs(v->ctx.model, &start, &win_end);
-			trace_finish(reader, v->ctx.model, win_end);
+			schedmodel_window_abs(v->ctx.front.model, &start, &win_end);
+			trace_finish(reader, v->ctx.front.model, win_end);
 		}
 	}
 	for (i = 0; active && i < h->nr_seconds; i++)
 		if (!h->seconds[i].done)
-			trace_finish(reader, h->seconds[i].ctx.model, end);
+			trace_finish(reader, h->seconds[i].ctx.front.model, end);
 	return ret < 0 ? ret : 0;
 }
 
@@ -641,14 +690,14 @@ static int write_second_part(struct html *h, struct html_second *v,
 static int render_seconds(struct html *h)
 {
 	struct report_ctx *ctx = h->ctx;
-	struct srecreader_options opt = { .strict = ctx->strict };
+	struct srecreader_options opt = { .strict = ctx->front.strict };
 	struct srecreader *reader;
 	size_t i;
 	int ret = 0;
 
 	if (!h->nr_seconds)
 		return 0;
-	reader = trace_open("report", ctx->paths, ctx->nr_paths, &opt);
+	reader = trace_open("report", ctx->front.paths, ctx->front.nr_paths, &opt);
 	if (!reader)
 		return -errno;
 	for (i = 0; !ret && i < h->nr_seconds; i++)
@@ -657,7 +706,7 @@ static int render_seconds(struct html *h)
 		ret = read_seconds_pass(h, reader);
 	if (ret && ret != -ENOMEM) {
 		fprintf(stderr, "schedrec report: %s: %s; the per-second views show what was read before\n",
-			ctx->path, *srecreader_error(reader) ?
+			ctx->front.path, *srecreader_error(reader) ?
 			srecreader_error(reader) : strerror(-ret));
 		ctx->partial = true;
 		ret = 0;
@@ -682,10 +731,10 @@ static int render_seconds(struct html *h)
 			flame_report.free(v->flame);
 		free(v->timeline);
 		free(v->flame);
-		schedmodel_free(v->ctx.model);
+		schedmodel_free(v->ctx.front.model);
 		v->timeline = NULL;
 		v->flame = NULL;
-		v->ctx.model = NULL;
+		v->ctx.front.model = NULL;
 	}
 	srecreader_close(reader);
 	return ret;
@@ -751,8 +800,8 @@ static void write_head(struct html *h, FILE *f)
 	      "<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>schedrec: ", f);
-	html_escape(f, h->ctx->info->hostname[0] ? h->ctx->info->hostname :
-		    h->ctx->path);
+	html_escape(f, h->ctx->front.info->hostname[0] ? h->ctx->front.info->hostname :
+		    h->ctx->front.path);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		html_page_style);
 	fputs("<nav><a href=\"#summary\">Summary</a>"
@@ -785,16 +834,16 @@ static void put_realtime(FILE *f, uint64_t ns)
 static void write_trace_terms(struct html *h, FILE *f)
 {
 	const struct report_ctx *ctx = h->ctx;
-	const struct srecreader_info *info = ctx->info;
-	uint64_t origin = schedmodel_origin(ctx->model);
+	const struct srecreader_info *info = ctx->front.info;
+	uint64_t origin = schedmodel_origin(ctx->front.model);
 	char d[DURATION_LEN];
 
 	put_term(f, "Trace");
-	html_escape(f, ctx->path);
-	if (ctx->nr_paths > 1)
+	html_escape(f, ctx->front.path);
+	if (ctx->front.nr_paths > 1)
 		fprintf(f, " and the %u %s of its rotation after it",
-			ctx->nr_paths - 1,
-			plural(ctx->nr_paths - 1, "file", "files"));
+			ctx->front.nr_paths - 1,
+			plural(ctx->front.nr_paths - 1, "file", "files"));
 	fputs("</dd>\n", f);
 	put_term(f, "Host");
 	html_escape(f, info->hostname);
@@ -814,7 +863,7 @@ static void write_trace_terms(struct html *h, FILE *f)
 	put_realtime(f, info->file.start_real_ns);
 	fputs("</dd>\n", f);
 	put_term(f, "Length");
-	fprintf(f, "%s</dd>\n", format_duration(d, schedmodel_end(ctx->model) -
+	fprintf(f, "%s</dd>\n", format_duration(d, schedmodel_end(ctx->front.model) -
 						origin));
 }
 
@@ -833,7 +882,7 @@ static bool event_recorded(const struct srecreader_info *info,
 static void write_recorder_terms(struct html *h, FILE *f)
 {
 	const struct report_ctx *ctx = h->ctx;
-	const struct srecreader_info *info = ctx->info;
+	const struct srecreader_info *info = ctx->front.info;
 	const char *sep = "";
 	unsigned int i;
 
@@ -873,15 +922,15 @@ static void write_window_terms(struct html *h, FILE *f)
 	char a[SECONDS_LEN], b[SECONDS_LEN], sel[256];
 	uint64_t start, end;
 
-	schedmodel_window_abs(ctx->model, &start, &end);
-	if (end > schedmodel_end(ctx->model))
-		end = schedmodel_end(ctx->model);
+	schedmodel_window_abs(ctx->front.model, &start, &end);
+	if (end > schedmodel_end(ctx->front.model))
+		end = schedmodel_end(ctx->front.model);
 	put_term(f, "Window");
 	fprintf(f, "%s to %s s since the start%s</dd>\n",
 		format_seconds(a, report_rel(ctx, start), 6),
 		format_seconds(b, report_rel(ctx, end), 6),
-		ctx->sel.has_start || ctx->sel.has_end ? " (--range)" : "");
-	select_describe(&ctx->sel, sel, sizeof(sel));
+		ctx->front.sel.has_start || ctx->front.sel.has_end ? " (--range)" : "");
+	select_describe(&ctx->front.sel, sel, sizeof(sel));
 	put_term(f, "Threads");
 	if (sel[0])
 		html_escape(f, sel);
@@ -899,8 +948,8 @@ static void write_loss(struct html *h, FILE *f)
 	char warning[1024];
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < ctx->info->file.nr_cpus; cpu++) {
-		const struct srecreader_cpu *c = srecreader_cpu(ctx->reader,
+	for (cpu = 0; cpu < ctx->front.info->file.nr_cpus; cpu++) {
+		const struct srecreader_cpu *c = srecreader_cpu(ctx->front.reader,
 								cpu);
 
 		records += c->records;
@@ -909,8 +958,8 @@ static void write_loss(struct html *h, FILE *f)
 	report_loss_warning(ctx, warning, sizeof(warning));
 	fprintf(f, "<h3>Events and loss</h3>\n<p class=\"sub\">%" PRIu64 " %s read%s.</p>\n",
 		records, plural(records, "record", "records"),
-		srecreader_trailer(ctx->reader, &totals) ? "" :
-		ctx->sel.has_end ? " (up to the end of the window)" :
+		srecreader_trailer(ctx->front.reader, &totals) ? "" :
+		ctx->front.sel.has_end ? " (up to the end of the window)" :
 		" (the file has no trailer: the recording was cut short)");
 	if (warning[0]) {
 		fputs("<p class=\"warning\" id=\"loss-warning\">", f);
@@ -925,24 +974,24 @@ static void write_loss(struct html *h, FILE *f)
 	}
 	fputs("<table class=\"data\" id=\"loss\"><thead><tr><th class=\"n\">CPU</th><th class=\"n\">records</th><th class=\"n\">lost</th><th class=\"n\">missing</th><th>note</th></tr></thead>\n<tbody>\n",
 	      f);
-	for (cpu = 0; cpu < ctx->info->file.nr_cpus; cpu++) {
-		const struct srecreader_cpu *c = srecreader_cpu(ctx->reader,
+	for (cpu = 0; cpu < ctx->front.info->file.nr_cpus; cpu++) {
+		const struct srecreader_cpu *c = srecreader_cpu(ctx->front.reader,
 								cpu);
 
 		if (!c->records && !c->lost && !c->missing &&
-		    !srecreader_cpu_online(ctx->reader, cpu))
+		    !srecreader_cpu_online(ctx->front.reader, cpu))
 			continue;
 		fprintf(f, "<tr><td class=\"n\">%u</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td><td>%s</td></tr>\n",
 			cpu, c->records, c->lost, c->missing,
-			cpu == ctx->info->file.drainer_cpu ?
+			cpu == ctx->front.info->file.drainer_cpu ?
 			"the drainer's CPU" : "");
 	}
 	fputs("</tbody></table>\n<p class=\"sub\">lost: events a full ring dropped (LOST records); missing: sequence numbers that no record explains.</p>\n",
 	      f);
-	if (*srecreader_error(ctx->reader)) {
+	if (*srecreader_error(ctx->front.reader)) {
 		fputs("<p class=\"warning\">The trace could not be read to its end: ",
 		      f);
-		html_escape(f, srecreader_error(ctx->reader));
+		html_escape(f, srecreader_error(ctx->front.reader));
 		fputs("; everything here is what was read before.</p>\n", f);
 	}
 }
@@ -950,10 +999,10 @@ static void write_loss(struct html *h, FILE *f)
 static void write_summary(struct html *h, FILE *f)
 {
 	fputs("<h1>schedrec: ", f);
-	html_escape(f, h->ctx->info->hostname[0] ? h->ctx->info->hostname :
-		    h->ctx->path);
+	html_escape(f, h->ctx->front.info->hostname[0] ? h->ctx->front.info->hostname :
+		    h->ctx->front.path);
 	fputs("</h1>\n<p class=\"sub\">", f);
-	html_escape(f, h->ctx->path);
+	html_escape(f, h->ctx->front.path);
 	fputs("</p>\n<section id=\"summary\">\n<h2>The recording</h2>\n"
 	      "<dl class=\"meta\">\n", f);
 	write_trace_terms(h, f);
@@ -1063,24 +1112,24 @@ static int write_second(struct html *h, FILE *f)
 
 static int write_table(struct html *h, FILE *f, const struct table_spec *t)
 {
-	char name[64], id[80];
-	size_t rows;
-	int ret;
+	char name[64];
+	size_t rows, i;
 
 	if (t->title)
 		fprintf(f, "<h3>%s</h3>\n", t->title);
 	fputs("<p class=\"sub\">", f);
 	html_escape(f, t->intro);
 	fputs("</p>\n<div class=\"scroll\">\n", f);
-	snprintf(name, sizeof(name), "%s.csv", t->part);
-	if (!path_of(h, name))
-		return -ENAMETOOLONG;
-	snprintf(id, sizeof(id), "table-%s", t->part);
-	ret = html_csv_table(f, h->path, id, PAGE_ROWS, &rows);
-	if (ret) {
-		tool_error("report", ret, "html: cannot read %s", h->path);
-		return ret;
+	for (i = 0; strcmp(part_specs[i].name, t->part); i++)
+		;
+	if (!h->tables[i]) {
+		tool_error("report", ENODATA, "html: %s wrote no table",
+			   t->part);
+		return -ENODATA;
 	}
+	fputs(h->tables[i], f);
+	rows = h->table_rows[i];
+	snprintf(name, sizeof(name), "%s.csv", t->part);
 	fputs("</div>\n<p class=\"files\">", f);
 	if (rows > PAGE_ROWS)
 		fprintf(f, "The first %u of %zu rows: <a href=\"%s\">%s</a> has them all.",
@@ -1162,13 +1211,13 @@ static void write_data(struct html *h, FILE *f)
 	unsigned int w, ht;
 	size_t i, k, n = 0;
 
-	selection_options(&h->ctx->sel, sel, sizeof(sel));
+	selection_options(&h->ctx->front.sel, sel, sizeof(sel));
 	snprintf(why, sizeof(why),
 		 "only the %zu busiest seconds are (--seconds %u).",
 		 h->nr_seconds, h->max_seconds);
 	fputs("<script type=\"application/json\" id=\"views-data\">{\"trace\":",
 	      f);
-	json_put_string(f, h->ctx->path);
+	json_put_string(f, h->ctx->front.path);
 	fputs(",\"selection\":", f);
 	json_put_string(f, sel);
 	fputs(",\"why\":", f);
@@ -1230,9 +1279,7 @@ static int html_output(void *priv, struct report_ctx *ctx)
 	size_t i;
 	int ret;
 
-	ret = write_parts(h);
-	if (!ret)
-		ret = read_seconds(h);
+	ret = h->per_second_failed ? -ENOMEM : write_parts(h);
 	if (!ret)
 		ret = choose_seconds(h);
 	if (!ret)
@@ -1268,6 +1315,8 @@ static void html_free(void *priv)
 	free(h->files);
 	free(h->seconds);
 	free(h->per_second);
+	for (i = 0; i < ARRAY_SIZE(part_specs); i++)
+		free(h->tables[i]);
 }
 
 const struct report html_report = {

@@ -103,8 +103,8 @@ static void on_latency(void *arg, const struct latency_ev *ev)
 	struct latency_row *row;
 	uint64_t len = ev->end - ev->start;
 
-	if (!select_task(&l->ctx->sel, (struct task *)ev->task) ||
-	    !select_cpu(&l->ctx->sel, ev->cpu))
+	if (!select_task(&l->ctx->front.sel, (struct task *)ev->task) ||
+	    !select_cpu(&l->ctx->front.sel, ev->cpu))
 		return;
 	row = (void *)report_row_of(&l->rows, ev->task);
 	if (!row) {
@@ -139,8 +139,8 @@ static int latency_start(void *priv, struct report_ctx *ctx)
 		return -EINVAL;
 	}
 	l->ctx = ctx;
-	report_rows_init(&l->rows, sizeof(struct latency_row), ctx->model);
-	return schedmodel_add_handler(ctx->model, &h);
+	report_rows_init(&l->rows, sizeof(struct latency_row), ctx->front.model);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 static uint64_t row_count(const struct latency_row *row)
@@ -192,7 +192,7 @@ static void stats_values(const struct report_ctx *ctx,
 
 	max_uncertain = s->d.count &&
 		(s->uncertain.max ||
-		 schedmodel_overlaps_loss(ctx->model, s->max_start,
+		 schedmodel_overlaps_loss(ctx->front.model, s->max_start,
 					  s->max_start + s->d.max));
 	out->v[NR_PCTS] = s->d.max;
 	out->uncertain[NR_PCTS] = max_uncertain;
@@ -357,7 +357,7 @@ static int print_csv(struct latency *l, struct report_row **rows, size_t n)
 			table_u64(tab, x.any);
 		}
 	}
-	ret = table_print(tab, l->ctx->out, true);
+	ret = report_table_out(l->ctx, tab, true);
 	table_free(tab);
 	return ret;
 }
@@ -393,7 +393,7 @@ static int print_hist_csv(struct latency *l)
 			table_u64(tab, l->hist[k].slots[i]);
 		}
 	}
-	ret = table_print(tab, l->ctx->out, true);
+	ret = report_table_out(l->ctx, tab, true);
 	table_free(tab);
 	return ret;
 }

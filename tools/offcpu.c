@@ -208,7 +208,7 @@ static void bucket_merge(struct offcpu_bucket *to,
 static inline bool options_pass(struct offcpu *o, const struct offcpu_iv *iv,
 				uint64_t len)
 {
-	const struct selection *sel = &o->ctx->sel;
+	const struct selection *sel = &o->ctx->front.sel;
 
 	if (sel->cpus && (iv->out_cpu == CPU_NONE ||
 			  !select_cpu(sel, iv->out_cpu)))
@@ -219,7 +219,7 @@ static inline bool options_pass(struct offcpu *o, const struct offcpu_iv *iv,
 		if (!o->series_start) {
 			uint64_t end;
 
-			schedmodel_window_abs(o->ctx->model, &o->series_start,
+			schedmodel_window_abs(o->ctx->front.model, &o->series_start,
 					      &end);
 		}
 		add_to_series(o, iv, len);
@@ -239,7 +239,7 @@ count_offcpu(struct offcpu *o, const struct offcpu_iv *iv, bool plain)
 
 	/* renamed during an interval: it counts once, whole, at its end */
 	if ((iv->flags & IV_CONTINUED) ||
-	    !select_task(&o->ctx->sel, (struct task *)iv->iv_task))
+	    !select_task(&o->ctx->front.sel, (struct task *)iv->iv_task))
 		return;
 	if (!plain && !options_pass(o, iv, len))
 		return;
@@ -296,7 +296,7 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 	};
 
 	o->ctx = ctx;
-	report_rows_init(&o->rows, sizeof(struct offcpu_row), ctx->model);
+	report_rows_init(&o->rows, sizeof(struct offcpu_row), ctx->front.model);
 	if (o->interval && o->rows.by_process) {
 		report_usage_error(&offcpu_report,
 				   "--interval makes one series for the whole selection: leave out --by");
@@ -321,9 +321,9 @@ static int offcpu_start(void *priv, struct report_ctx *ctx)
 				   format_duration(max, o->max));
 		return -EINVAL;
 	}
-	o->plain = !ctx->sel.cpus && !o->min && !o->has_max &&
+	o->plain = !ctx->front.sel.cpus && !o->min && !o->has_max &&
 		   !o->interval && !o->rows.by_process;
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 static int compare_rows(const struct report_row *a, const struct report_row *b,
@@ -384,7 +384,7 @@ static bool row_uncertain(const struct report_ctx *ctx,
 {
 	return row->d.count &&
 	       (row->uncertain.max ||
-		schedmodel_overlaps_loss(ctx->model, row->max_start,
+		schedmodel_overlaps_loss(ctx->front.model, row->max_start,
 					 row->max_end));
 }
 
@@ -534,7 +534,7 @@ static bool bucket_uncertain(const struct report_ctx *ctx,
 {
 	return b->count &&
 	       (b->uncertain ||
-		schedmodel_overlaps_loss(ctx->model, b->start,
+		schedmodel_overlaps_loss(ctx->front.model, b->start,
 					 b->start + b->max));
 }
 
@@ -591,7 +591,7 @@ static int output_series(struct offcpu *o)
 	/* an interval ending at the window's very end is in the last one */
 	if (n && o->nr_buckets > n)
 		bucket_merge(&o->buckets[n - 1], &o->buckets[n]);
-	schedmodel_window_abs(ctx->model, &start, &end);
+	schedmodel_window_abs(ctx->front.model, &start, &end);
 	last = start + window;
 	snprintf(title, sizeof(title),
 		 "Longest off-CPU interval ending in each %s (censored ones left out)",
@@ -636,7 +636,7 @@ static int output_series(struct offcpu *o)
 		}
 		table_cell(t, uncertain ? "~" : "", uncertain ? "1" : "0");
 	}
-	ret = table_print(t, ctx->out, ctx->csv);
+	ret = report_table_out(ctx, t, ctx->csv);
 	if (!ret && ctx->svg_path)
 		ret = draw_series(o, n);
 	table_free(t);
@@ -668,7 +668,7 @@ static int offcpu_output(void *priv, struct report_ctx *ctx)
 	if (!o->series_start) {
 		uint64_t end;
 
-		schedmodel_window_abs(ctx->model, &o->series_start, &end);
+		schedmodel_window_abs(ctx->front.model, &o->series_start, &end);
 	}
 	return o->interval ? output_series(o) : output_table(o);
 }

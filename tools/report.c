@@ -113,7 +113,7 @@ void report_usage_error(const struct report *r, const char *fmt, ...)
 
 int64_t report_rel(const struct report_ctx *ctx, uint64_t abs_ns)
 {
-	return schedmodel_rel(ctx->model, abs_ns);
+	return schedmodel_rel(ctx->front.model, abs_ns);
 }
 
 const char *report_comm(const struct task *t)
@@ -263,10 +263,20 @@ void report_cells_thread(struct table *t, const struct task *task)
 	report_rows_cells(&by_thread, t, &row);
 }
 
+int report_table_out(const struct report_ctx *ctx, const struct table *tab,
+		     bool csv)
+{
+	int ret = table_print(tab, ctx->out, csv);
+
+	if (!ret && csv && ctx->csv_table)
+		ret = ctx->csv_table(ctx->csv_table_arg, tab);
+	return ret;
+}
+
 int report_table_print(const struct report_ctx *ctx, struct table *tab,
 		       size_t n, size_t shown, const char *none)
 {
-	int ret = table_print(tab, ctx->out, ctx->csv);
+	int ret = report_table_out(ctx, tab, ctx->csv);
 
 	if (ret || ctx->csv)
 		return ret;
@@ -312,7 +322,7 @@ int report_pairs_csv(const struct report_ctx *ctx,
 		if (cols->ns.heading)
 			table_duration(tab, p->ns);
 	}
-	ret = table_print(tab, ctx->out, true);
+	ret = report_table_out(ctx, tab, true);
 	table_free(tab);
 	free(sorted);
 	return ret;
@@ -322,9 +332,9 @@ int report_pairs_csv(const struct report_ctx *ctx,
 static void window_covered(const struct report_ctx *ctx, uint64_t *start,
 			   uint64_t *end)
 {
-	schedmodel_window_abs(ctx->model, start, end);
-	if (*end > schedmodel_end(ctx->model))
-		*end = schedmodel_end(ctx->model);
+	schedmodel_window_abs(ctx->front.model, start, end);
+	if (*end > schedmodel_end(ctx->front.model))
+		*end = schedmodel_end(ctx->front.model);
 }
 
 uint64_t report_window_ns(const struct report_ctx *ctx)
@@ -353,7 +363,7 @@ static size_t loss_cpus(const struct report_ctx *ctx, char *buf, size_t size,
 			bool *unexplained)
 {
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(ctx->model, &losses), i, j;
+	size_t nr = schedmodel_losses(ctx->front.model, &losses), i, j;
 	char a[SECONDS_LEN], b[SECONDS_LEN];
 	const char *sep = "";
 
@@ -397,7 +407,7 @@ size_t report_loss_warning(const struct report_ctx *ctx, char *buf,
 			   size_t size)
 {
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(ctx->model, &losses), i, len;
+	size_t nr = schedmodel_losses(ctx->front.model, &losses), i, len;
 	uint64_t start, end, total = 0;
 	bool unexplained = false, cut = false;
 
@@ -445,12 +455,12 @@ void report_subtitle(const struct report_ctx *ctx, char *buf, size_t size)
 	size_t len;
 
 	window_covered(ctx, &start, &end);
-	select_describe(&ctx->sel, sel, sizeof(sel));
+	select_describe(&ctx->front.sel, sel, sizeof(sel));
 	len = snprintf(buf, size, "%s%s: %s, %s, %u CPU%s; %s to %s s",
-		       ctx->path, ctx->nr_paths > 1 ? " and the files after it" :
-		       "", ctx->info->hostname, ctx->info->release,
-		       ctx->info->file.nr_cpus,
-		       ctx->info->file.nr_cpus == 1 ? "" : "s",
+		       ctx->front.path, ctx->front.nr_paths > 1 ? " and the files after it" :
+		       "", ctx->front.info->hostname, ctx->front.info->release,
+		       ctx->front.info->file.nr_cpus,
+		       ctx->front.info->file.nr_cpus == 1 ? "" : "s",
 		       format_seconds(a, report_rel(ctx, start), 6),
 		       format_seconds(b, report_rel(ctx, end), 6));
 	if (sel[0] && len < size)
@@ -474,7 +484,7 @@ static void header_warning(const struct report_ctx *ctx, char *buf,
 		{ SRECREADER_LOST_OTHER, "a damaged part of it was skipped (names of threads from before the recording may be missing)" },
 		{ SRECREADER_LOST_EVENTS, "the record types are this reader's own, of the same module ABI" },
 	};
-	unsigned int lost = srecreader_status(ctx->reader)->header_lost;
+	unsigned int lost = srecreader_status(ctx->front.reader)->header_lost;
 	const char *sep = ":";
 	size_t i, len;
 
@@ -630,7 +640,7 @@ static int parse_output(struct report_ctx *ctx, const struct report *r,
 /* Read every record of the window into the model; 0, or -errno. */
 static int run_pass(struct report_ctx *ctx)
 {
-	return trace_pass(ctx->reader, ctx->model, NULL);
+	return trace_pass(ctx->front.reader, ctx->front.model, NULL);
 }
 
 /*
@@ -640,29 +650,30 @@ static int run_pass(struct report_ctx *ctx)
  */
 static void warn_anomalies(const struct report_ctx *ctx)
 {
-	const struct schedmodel_anomalies *a = schedmodel_anomalies(ctx->model);
+	const struct schedmodel_anomalies *a = schedmodel_anomalies(ctx->front.model);
 	const struct sched_loss *losses;
 
-	if (ctx->quiet || (ctx->info->file.flags & SREC_FILE_F_FILTERED) ||
-	    schedmodel_losses(ctx->model, &losses))
+	if (ctx->front.quiet || (ctx->front.info->file.flags & SREC_FILE_F_FILTERED) ||
+	    schedmodel_losses(ctx->front.model, &losses))
 		return;
 	if (a->desyncs)
 		fprintf(stderr, "schedrec report: warning: %s: %llu %s not follow from the ones before %s on %s CPU, though no event was lost: the numbers around %s are approximate\n",
-			ctx->path, (unsigned long long)a->desyncs,
+			ctx->front.path, (unsigned long long)a->desyncs,
 			plural(a->desyncs, "switch does", "switches do"),
 			plural(a->desyncs, "it", "them"),
 			plural(a->desyncs, "its", "their"),
 			plural(a->desyncs, "it", "them"));
 	if (a->backwards)
 		fprintf(stderr, "schedrec report: warning: %s: %llu %s older than one before %s\n",
-			ctx->path, (unsigned long long)a->backwards,
+			ctx->front.path, (unsigned long long)a->backwards,
 			plural(a->backwards, "record is", "records are"),
 			plural(a->backwards, "it", "them"));
 }
 
-static int run_report(const struct report *r, struct front *fr,
-		      struct report_ctx *ctx, void *priv)
+static int run_report(const struct report *r, struct report_ctx *ctx,
+		      void *priv)
 {
+	struct front *fr = &ctx->front;
 	int ret, status;
 
 	status = front_open(fr);
@@ -704,11 +715,8 @@ static int run_report(const struct report *r, struct front *fr,
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_ctx ctx = { .out = stdout };
-	struct front fr = {
-		.verb = "report", .sel = &ctx.sel, .quiet = &ctx.quiet,
-		.strict = &ctx.strict, .reader = &ctx.reader,
-		.info = &ctx.info, .model = &ctx.model,
+	struct report_ctx ctx = {
+		.front.verb = "report", .out = stdout,
 	};
 	const struct report *r;
 	struct option *opts;
@@ -733,7 +741,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, " (schedrec report --help says what each shows)\n");
 		return EXIT_USAGE;
 	}
-	fr.name = r->name;
+	ctx.front.name = r->name;
 	opts = front_options(output_options, r->options);
 	priv = calloc(1, r->priv_size ? r->priv_size : 1);
 	if (!opts || !priv) {
@@ -754,7 +762,7 @@ int cmd_report(int argc, char **argv)
 			status = EXIT_OK;
 			goto out;
 		}
-		ret = front_parse(&fr, key, argv);
+		ret = front_parse(&ctx.front, key, argv);
 		if (ret == -ENOENT)
 			ret = parse_output(&ctx, r, key, optarg);
 		if (ret == 1)
@@ -765,14 +773,14 @@ int cmd_report(int argc, char **argv)
 		if (ret < 0)
 			goto out;
 	}
-	if (front_paths(&fr, argc, argv))
+	if (front_paths(&ctx.front, argc, argv))
 		goto out;
-	ctx.paths = fr.paths;
-	ctx.nr_paths = fr.nr_paths;
-	ctx.path = ctx.paths[0];
+	ctx.front.paths = ctx.front.paths;
+	ctx.front.nr_paths = ctx.front.nr_paths;
+	ctx.front.path = ctx.front.paths[0];
 	if (!ctx.top_given && !ctx.csv)
 		ctx.top = 20;
-	status = run_report(r, &fr, &ctx, priv);
+	status = run_report(r, &ctx, priv);
 out:
 	/* a chart file opened but not drawn, the report having failed */
 	if (ctx.svg) {
@@ -783,9 +791,9 @@ out:
 		r->free(priv);
 	free(priv);
 	free(opts);
-	schedmodel_free(ctx.model);
-	if (ctx.reader)
-		srecreader_close(ctx.reader);
-	select_free(&ctx.sel);
+	schedmodel_free(ctx.front.model);
+	if (ctx.front.reader)
+		srecreader_close(ctx.front.reader);
+	select_free(&ctx.front.sel);
 	return status;
 }

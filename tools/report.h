@@ -16,8 +16,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "schedmodel.h"
+#include "front.h"
 #include "idmap.h"
+#include "schedmodel.h"
 #include "select.h"
 #include "srecreader.h"
 #include "svg.h"
@@ -25,13 +26,7 @@
 #include "util.h"
 
 struct report_ctx {
-	const char *path;		/* the trace (its first file) */
-	char *const *paths;		/* its files: a rotation has several */
-	unsigned int nr_paths;
-	const struct srecreader_info *info;
-	struct srecreader *reader;
-	struct schedmodel *model;
-	struct selection sel;
+	struct front front;		/* the trace, its model, the selection */
 	FILE *out;			/* stdout */
 	bool csv;
 	const char *svg_path;		/* NULL: no chart */
@@ -43,9 +38,14 @@ struct report_ctx {
 					 */
 	unsigned int top;		/* rows at most, 0: all */
 	bool top_given;			/* --top was on the command line */
-	bool quiet;
-	bool strict;
 	bool loss_warned;		/* the CSV loss warning went to stderr */
+	/*
+	 * Handed each CSV table the report prints, once printed
+	 * (report_table_out()): html shows the tables from here, not from
+	 * its files; NULL.  0 or -errno.
+	 */
+	int (*csv_table)(void *arg, const struct table *tab);
+	void *csv_table_arg;
 	/* what report_svg_begin() puts in a chart's frame */
 	char chart_subtitle[512];
 	char chart_warning[1024];
@@ -61,7 +61,7 @@ struct report {
 	/* one of its options; 0, or -EINVAL after report_usage_error() */
 	int (*parse)(void *priv, const struct report_ctx *ctx, int key,
 		     const char *arg);
-	/* the header is read: check options, add handlers to ctx->model */
+	/* the header is read: check options, add handlers to the model */
 	int (*start)(void *priv, struct report_ctx *ctx);
 	/*
 	 * every record was seen: print, and draw the chart; -EINVAL after
@@ -232,6 +232,13 @@ void report_rows_cells(const struct report_rows *rows, struct table *t,
 /* TID PID COMM: the columns, and @task's cells. */
 void report_columns_thread(struct table *t);
 void report_cells_thread(struct table *t, const struct task *task);
+
+/*
+ * Print @tab to ctx->out, as CSV if @csv; a CSV table then goes to
+ * ctx->csv_table too.  Every table a report prints goes through here.
+ */
+int report_table_out(const struct report_ctx *ctx, const struct table *tab,
+		     bool csv);
 
 /*
  * Print @tab (CSV with ctx->csv); in text, follow it with "(@none)" if

@@ -70,7 +70,7 @@ static inline struct states_thread *thread_of(struct states *s,
 {
 	struct states_thread *row;
 
-	if (!select_task(&s->ctx->sel, (struct task *)t))
+	if (!select_task(&s->ctx->front.sel, (struct task *)t))
 		return NULL;
 	row = per_task_get(&s->threads, t);
 	if (!row) {
@@ -86,7 +86,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 	struct states *s = arg;
 	struct states_thread *row;
 
-	if (!iv->task || !select_cpu(&s->ctx->sel, iv->cpu))
+	if (!iv->task || !select_cpu(&s->ctx->front.sel, iv->cpu))
 		return;
 	row = thread_of(s, iv->task);
 	if (row)
@@ -98,8 +98,8 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 	struct states *s = arg;
 	struct states_thread *row;
 
-	if (s->ctx->sel.cpus && (iv->out_cpu == CPU_NONE ||
-				 !select_cpu(&s->ctx->sel, iv->out_cpu)))
+	if (s->ctx->front.sel.cpus && (iv->out_cpu == CPU_NONE ||
+				 !select_cpu(&s->ctx->front.sel, iv->out_cpu)))
 		return;
 	row = thread_of(s, iv->task);
 	if (row)
@@ -111,7 +111,7 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 	struct states *s = arg;
 	struct states_thread *row;
 
-	if (!select_cpu(&s->ctx->sel, ev->cpu))
+	if (!select_cpu(&s->ctx->front.sel, ev->cpu))
 		return;
 	row = thread_of(s, ev->task);
 	if (!row)
@@ -126,7 +126,7 @@ static inline __attribute__((always_inline)) void
 count_usurp(struct states *s, const struct usurp_ev *ev)
 {
 	/* --cpu: of the R switch-out, as for its R-TIME */
-	if (select_cpu(&s->ctx->sel, ev->out_cpu) && thread_of(s, ev->task) &&
+	if (select_cpu(&s->ctx->front.sel, ev->out_cpu) && thread_of(s, ev->task) &&
 	    task_pair_add(&s->usurpers, ev->task, ev->usurper, 0,
 			  ev->end - ev->start))
 		s->failed = true;
@@ -162,7 +162,7 @@ static int states_start(void *priv, struct report_ctx *ctx)
 	}
 	s->ctx = ctx;
 	s->threads.size = sizeof(struct states_thread);
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 static uint64_t offcpu_total(const struct states_thread *row)
@@ -203,7 +203,7 @@ static int compare_ranked(const void *a, const void *b)
 static struct ranked *rank(struct states *s, size_t *count)
 {
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(s->ctx->model, &tasks), i;
+	size_t nr = schedmodel_tasks(s->ctx->front.model, &tasks), i;
 	struct ranked *v = calloc(nr ? nr : 1, sizeof(*v));
 
 	*count = 0;
@@ -346,7 +346,7 @@ static int print_states_csv(struct states *s, struct ranked *v, size_t n)
 			table_duration(tab, v[i].row->offcpu[k]);
 		}
 	}
-	ret = table_print(tab, s->ctx->out, true);
+	ret = report_table_out(s->ctx, tab, true);
 	table_free(tab);
 	return ret;
 }

@@ -33,7 +33,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 	struct tenancy *t = arg;
 	const struct report_ctx *ctx = t->ctx;
 	uint64_t len = iv->end - iv->start;
-	bool cpu = select_cpu(&ctx->sel, iv->cpu);
+	bool cpu = select_cpu(&ctx->front.sel, iv->cpu);
 	struct tenancy_thread *row;
 
 	if (!iv->task) {
@@ -41,7 +41,7 @@ static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 			t->idle_ns[iv->cpu] += len;
 		return;
 	}
-	if (!select_task(&ctx->sel, (struct task *)iv->task)) {
+	if (!select_task(&ctx->front.sel, (struct task *)iv->task)) {
 		if (cpu)
 			t->others_ns[iv->cpu] += len;
 		return;
@@ -67,13 +67,13 @@ static int tenancy_start(void *priv, struct report_ctx *ctx)
 	struct sched_handler h = { .oncpu = on_oncpu, .arg = t };
 
 	t->ctx = ctx;
-	t->nr_cpus = ctx->info->file.nr_cpus;
+	t->nr_cpus = ctx->front.info->file.nr_cpus;
 	t->threads.size = sizeof(struct tenancy_thread);
 	t->idle_ns = calloc(t->nr_cpus, sizeof(*t->idle_ns));
 	t->others_ns = calloc(t->nr_cpus, sizeof(*t->others_ns));
 	if (!t->idle_ns || !t->others_ns)
 		return -ENOMEM;
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 /* Tasks that ran, most on-CPU time first. */
@@ -95,7 +95,7 @@ static int compare_ranked(const void *a, const void *b)
 static struct ranked *rank(struct tenancy *t, uint32_t cpu, size_t *count)
 {
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(t->ctx->model, &tasks), i;
+	size_t nr = schedmodel_tasks(t->ctx->front.model, &tasks), i;
 	struct ranked *v = calloc(nr ? nr : 1, sizeof(*v));
 
 	*count = 0;
@@ -233,8 +233,8 @@ static bool cpu_shown(const struct tenancy *t, uint32_t cpu)
 {
 	const struct report_ctx *ctx = t->ctx;
 
-	return select_cpu(&ctx->sel, cpu) &&
-	       srecreader_cpu_online(ctx->reader, cpu);
+	return select_cpu(&ctx->front.sel, cpu) &&
+	       srecreader_cpu_online(ctx->front.reader, cpu);
 }
 
 /* Why some of @cpu's time is not known. */
@@ -242,7 +242,7 @@ static const char *cpu_not_known_why(const struct report_ctx *ctx,
 				     uint32_t cpu)
 {
 	const struct sched_loss *losses;
-	size_t n = schedmodel_losses(ctx->model, &losses), i;
+	size_t n = schedmodel_losses(ctx->front.model, &losses), i;
 	bool lost = false, cut = false;
 
 	for (i = 0; i < n; i++) {
@@ -266,13 +266,13 @@ static const char *cpu_not_known_why(const struct report_ctx *ctx,
 static const char *others_label(const struct report_ctx *ctx, char *buf,
 				size_t size)
 {
-	const struct selection *sel = &ctx->sel;
+	const struct selection *sel = &ctx->front.sel;
 
 	if (sel->nr_pids || sel->nr_tids || sel->has_comm ||
-	    !ctx->info->file.drainer_pid)
+	    !ctx->front.info->file.drainer_pid)
 		return "threads not selected";
 	snprintf(buf, size, "schedrec record itself (--pid %u shows it)",
-		 ctx->info->file.drainer_pid);
+		 ctx->front.info->file.drainer_pid);
 	return buf;
 }
 
@@ -381,7 +381,7 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 		}
 	}
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		if (select_cpu(&ctx->sel, cpu) && t->idle_ns[cpu])
+		if (select_cpu(&ctx->front.sel, cpu) && t->idle_ns[cpu])
 			csv_cpu_row(tab, cpu, 0, "<idle>", t->idle_ns[cpu],
 				    window);
 	}
@@ -393,7 +393,7 @@ static int print_csv(struct tenancy *t, struct ranked *v, size_t n)
 			csv_cpu_row(tab, cpu, -1, "<not known>", rest,
 				    window);
 	}
-	ret = table_print(tab, ctx->out, true);
+	ret = report_table_out(ctx, tab, true);
 	table_free(tab);
 	return ret;
 }

@@ -317,7 +317,7 @@ static void start_lanes(struct timeline *tl)
 
 	if (tl->started)
 		return;
-	schedmodel_window_abs(tl->ctx->model, &tl->w0, &end);
+	schedmodel_window_abs(tl->ctx->front.model, &tl->w0, &end);
 	tl->slot_ns = SLOT_NS_MIN;
 	/* w0 + SLOTS * slot_ns must not wrap: none past a start that late */
 	tl->limit = tl->w0 <= UINT64_MAX - SPAN_MAX ? tl->w0 + SPAN_MAX :
@@ -428,7 +428,7 @@ static void add_row(struct timeline *tl, const struct piece *p)
 static void on_oncpu(void *arg, const struct oncpu_iv *iv)
 {
 	struct timeline *tl = arg;
-	const struct selection *sel = &tl->ctx->sel;
+	const struct selection *sel = &tl->ctx->front.sel;
 	struct piece p = {
 		.start = iv->start, .end = iv->end, .task = iv->task,
 		.cpu = iv->cpu, .kind = KIND_RUNNING, .flags = iv->flags,
@@ -498,7 +498,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 	struct timeline *tl = arg;
 	struct timeline_thread *th;
 
-	if (!select_task(&tl->ctx->sel, (struct task *)iv->task))
+	if (!select_task(&tl->ctx->front.sel, (struct task *)iv->task))
 		return;
 	start_lanes(tl);
 	th = thread_of(tl, iv->task);
@@ -538,12 +538,12 @@ static void add_arrow(struct timeline *tl, const struct latency_ev *ev)
 static void on_latency(void *arg, const struct latency_ev *ev)
 {
 	struct timeline *tl = arg;
-	const struct selection *sel = &tl->ctx->sel;
+	const struct selection *sel = &tl->ctx->front.sel;
 	struct latency_ev in = *ev;
 	struct timeline_thread *th;
 
 	/* drawn where it ends: under the name the thread has at its switch-in */
-	in.task = schedmodel_task_of(tl->ctx->model, ev->task->tid);
+	in.task = schedmodel_task_of(tl->ctx->front.model, ev->task->tid);
 	if (!in.task)
 		in.task = ev->task;
 	if (ev->kind != LATENCY_WAKEUP ||
@@ -568,7 +568,7 @@ static int timeline_start(void *priv, struct report_ctx *ctx)
 	unsigned int cpu;
 
 	tl->ctx = ctx;
-	tl->nr_cpus = ctx->info->file.nr_cpus;
+	tl->nr_cpus = ctx->front.info->file.nr_cpus;
 	tl->per_thread.size = sizeof(struct timeline_thread);
 	tl->cpu_lanes = calloc(tl->nr_cpus ? tl->nr_cpus : 1,
 			       sizeof(*tl->cpu_lanes));
@@ -584,7 +584,7 @@ static int timeline_start(void *priv, struct report_ctx *ctx)
 		h.latency = on_latency;
 	if (ctx->csv)
 		fprintf(ctx->out, "cpu,start_s,end_s,oncpu_ns,tid,pid,comm,censored,uncertain\n");
-	return schedmodel_add_handler(ctx->model, &h);
+	return schedmodel_add_handler(ctx->front.model, &h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -627,7 +627,7 @@ static int print_table(struct timeline *tl)
 		else
 			table_none(t);
 	}
-	ret = table_print(t, ctx->out, false);
+	ret = report_table_out(ctx, t, false);
 	table_free(t);
 	if (ret)
 		return ret;
@@ -693,7 +693,7 @@ static uint32_t state_colour(char kind)
 
 static uint32_t task_colour(const struct timeline *tl, const struct task *t)
 {
-	if (!select_task(&tl->ctx->sel, (struct task *)t))
+	if (!select_task(&tl->ctx->front.sel, (struct task *)t))
 		return OTHERS_COLOUR;
 	return svg_hash_colour(schedmodel_process_key(t));
 }
@@ -769,7 +769,7 @@ static void key_text(const struct timeline *tl, const struct lane *l,
 		     uint32_t key, char *buf, size_t size, uint32_t *colour)
 {
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(tl->ctx->model, &tasks);
+	size_t nr = schedmodel_tasks(tl->ctx->front.model, &tasks);
 
 	if (l->by_state) {
 		kind_label(buf, size, (char)key);
@@ -1029,7 +1029,7 @@ static void draw_losses(FILE *f, const struct timeline *tl,
 			const struct plot *p, uint32_t cpu, double y)
 {
 	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(tl->ctx->model, &losses), i;
+	size_t nr = schedmodel_losses(tl->ctx->front.model, &losses), i;
 	char title[192], a[SECONDS_LEN], b[SECONDS_LEN];
 	double x, w;
 
@@ -1248,7 +1248,7 @@ static struct process_time *rank_processes(const struct timeline *tl,
 					   size_t *count)
 {
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(tl->ctx->model, &tasks), i, j, n = 0;
+	size_t nr = schedmodel_tasks(tl->ctx->front.model, &tasks), i, j, n = 0;
 	struct process_time *v = calloc(nr ? nr : 1, sizeof(*v));
 	const struct timeline_thread *th;
 	uint32_t key;
@@ -1259,14 +1259,14 @@ static struct process_time *rank_processes(const struct timeline *tl,
 	for (i = 0; i < nr; i++) {
 		th = per_task_find(&tl->per_thread, tasks[i]);
 		if (!th || !th->oncpu ||
-		    !select_task(&tl->ctx->sel, tasks[i]))
+		    !select_task(&tl->ctx->front.sel, tasks[i]))
 			continue;
 		key = schedmodel_process_key(tasks[i]);
 		for (j = 0; j < n && v[j].key != key; j++)
 			;
 		if (j == n) {
 			v[n].key = key;
-			v[n].name = schedmodel_process_name(tl->ctx->model,
+			v[n].name = schedmodel_process_name(tl->ctx->front.model,
 							    key, tasks[i]);
 			n++;
 		}
@@ -1408,8 +1408,8 @@ static bool cpu_shown(const struct timeline *tl, unsigned int cpu)
 {
 	const struct lane *l = &tl->cpu_lanes[cpu];
 
-	return select_cpu(&tl->ctx->sel, cpu) &&
-	       (srecreader_cpu_online(tl->ctx->reader, cpu) || l->nr_wide ||
+	return select_cpu(&tl->ctx->front.sel, cpu) &&
+	       (srecreader_cpu_online(tl->ctx->front.reader, cpu) || l->nr_wide ||
 		l->slots);
 }
 
@@ -1437,9 +1437,9 @@ static int chart_plan(struct timeline *tl, struct chart *c)
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
-	schedmodel_window_abs(tl->ctx->model, &c->plot.t0, &end);
-	c->plot.t1 = end < schedmodel_end(tl->ctx->model) ?
-		     end : schedmodel_end(tl->ctx->model);
+	schedmodel_window_abs(tl->ctx->front.model, &c->plot.t0, &end);
+	c->plot.t1 = end < schedmodel_end(tl->ctx->front.model) ?
+		     end : schedmodel_end(tl->ctx->front.model);
 	if (c->plot.t1 > tl->limit)
 		c->plot.t1 = tl->limit;
 	c->plot.x0 = LABEL_W;
@@ -1473,13 +1473,13 @@ static int chart_plan(struct timeline *tl, struct chart *c)
 static bool others_ran(const struct timeline *tl)
 {
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(tl->ctx->model, &tasks), i;
+	size_t nr = schedmodel_tasks(tl->ctx->front.model, &tasks), i;
 	const struct timeline_thread *th;
 
 	for (i = 0; i < nr; i++) {
 		th = per_task_find(&tl->per_thread, tasks[i]);
 		if (th && th->oncpu &&
-		    !select_task(&tl->ctx->sel, tasks[i]))
+		    !select_task(&tl->ctx->front.sel, tasks[i]))
 			return true;
 	}
 	return false;
@@ -1596,7 +1596,7 @@ static void warn_merged(const struct timeline *tl)
 		for (i = 0; l->slots && i < SLOTS; i++)
 			merged += l->slots[i].count;
 	}
-	if (tl->ctx->quiet || merged < MERGED_WARN || merged < exact)
+	if (tl->ctx->front.quiet || merged < MERGED_WARN || merged < exact)
 		return;
 	fprintf(stderr,
 		"schedrec report timeline: %" PRIu64 " of %" PRIu64 " intervals on the CPU lanes are shorter than a pixel (%s) and are drawn merged; a shorter --range shows them apart\n",
@@ -1606,7 +1606,7 @@ static void warn_merged(const struct timeline *tl)
 /* Say so when the lanes left out what ended too late to draw. */
 static void warn_cut(const struct timeline *tl)
 {
-	if (tl->ctx->quiet || !tl->cut)
+	if (tl->ctx->front.quiet || !tl->cut)
 		return;
 	fprintf(stderr,
 		"schedrec report timeline: the chart leaves out intervals that end at times no clock reaches (over 146 years into the window): the trace's timestamps are wrong; --range chooses a part of the window\n");
@@ -1617,7 +1617,7 @@ static int timeline_output(void *priv, struct report_ctx *ctx)
 	struct timeline *tl = priv;
 	const char *title = "Who ran when: on-CPU intervals per CPU";
 	struct task *const *tasks;
-	size_t nr = schedmodel_tasks(ctx->model, &tasks), i;
+	size_t nr = schedmodel_tasks(ctx->front.model, &tasks), i;
 	struct timeline_thread *th;
 	int ret = 0;
 
@@ -1636,7 +1636,7 @@ static int timeline_output(void *priv, struct report_ctx *ctx)
 	if (!ret && ctx->svg_path) {
 		warn_merged(tl);
 		warn_cut(tl);
-		if (!ctx->quiet && tl->wakeups_seen > tl->nr_arrows)
+		if (!ctx->front.quiet && tl->wakeups_seen > tl->nr_arrows)
 			fprintf(stderr,
 				"schedrec report timeline: %" PRIu64 " wakeups in the window, the first %zu drawn; a shorter --range shows them all\n",
 				tl->wakeups_seen, tl->nr_arrows);

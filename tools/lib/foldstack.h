@@ -11,8 +11,8 @@
  * switch-out and the kernel stack it left the CPU with, outermost frame
  * first, below the scheduler's own frames (ksyms_sched_frames()).
  *
- *	struct foldstack *fs = foldstack_new(ctx->model, ctx->info,
- *					     &ctx->sel);
+ *	struct foldstack *fs = foldstack_new(ctx->front.model, ctx->front.info,
+ *					     &ctx->front.sel);
  *	(the pass: the model's intervals come in)
  *	n = foldstack_lines(fs, ks, &lines);
  *	for (i = 0; i < n; i++)

@@ -107,7 +107,7 @@ int front_parse(struct front *f, int key, char *const argv[])
 	case FRONT_OPT_TID:
 	case FRONT_OPT_COMM:
 	case FRONT_OPT_CPU:
-		if (select_parse(f->sel, names[key - FRONT_OPT_RANGE], optarg,
+		if (select_parse(&f->sel, names[key - FRONT_OPT_RANGE], optarg,
 				 err, sizeof(err))) {
 			front_usage_error(f, "%s", err);
 			return -EINVAL;
@@ -117,10 +117,10 @@ int front_parse(struct front *f, int key, char *const argv[])
 				     key == FRONT_OPT_COMM;
 		return 0;
 	case FRONT_OPT_STRICT:
-		*f->strict = true;
+		f->strict = true;
 		return 0;
 	case 'q':
-		*f->quiet = true;
+		f->quiet = true;
 		return 0;
 	}
 	return -ENOENT;
@@ -137,6 +137,7 @@ int front_paths(struct front *f, int argc, char *const argv[])
 	}
 	f->paths = argv + optind;
 	f->nr_paths = argc - optind;
+	f->path = f->paths[0];
 	for (i = 0; i < f->nr_paths; i++) {
 		if (strcmp(f->paths[i], "-"))
 			continue;
@@ -156,12 +157,12 @@ static void print_diag(void *arg, enum srec_diag_level level,
 	struct front *f = arg;
 
 	(void)offset;
-	if (*f->quiet && level == SREC_DIAG_WARNING)
+	if (f->quiet && level == SREC_DIAG_WARNING)
 		return;
 	progress_clear(&f->progress);
 	fprintf(stderr, "schedrec %s: %s: %s: %s\n", f->verb,
 		level == SREC_DIAG_ERROR ? "error" : "warning",
-		trace_path(*f->reader, f->paths), msg);
+		trace_path(f->reader, f->paths), msg);
 }
 
 /* How far the reader is (srecreader_progress_fn). */
@@ -175,12 +176,12 @@ static void show_progress(void *arg, unsigned int file, uint64_t offset)
 int front_open(struct front *f)
 {
 	struct srecreader_options opt = {
-		.strict = *f->strict, .diag = print_diag, .diag_arg = f,
+		.strict = f->strict, .diag = print_diag, .diag_arg = f,
 	};
 	struct schedmodel_window window;
 	char err[512], label[64];
 
-	if (!*f->quiet && isatty(STDERR_FILENO) &&
+	if (!f->quiet && isatty(STDERR_FILENO) &&
 	    !(f->streams && isatty(STDOUT_FILENO))) {
 		snprintf(label, sizeof(label), "schedrec %s %s", f->verb,
 			 f->name);
@@ -188,18 +189,18 @@ int front_open(struct front *f)
 		opt.progress = show_progress;
 		opt.progress_arg = f;
 	}
-	*f->reader = trace_open(f->verb, f->paths, f->nr_paths, &opt);
-	if (!*f->reader)
+	f->reader = trace_open(f->verb, f->paths, f->nr_paths, &opt);
+	if (!f->reader)
 		return EXIT_FAIL;
-	*f->info = srecreader_info(*f->reader);
-	if (select_check_cpus(f->sel, (*f->info)->file.nr_cpus, err,
+	f->info = srecreader_info(f->reader);
+	if (select_check_cpus(&f->sel, f->info->file.nr_cpus, err,
 			      sizeof(err))) {
 		front_usage_error(f, "%s", err);
 		return EXIT_USAGE;
 	}
-	select_window(f->sel, &window);
-	*f->model = schedmodel_new(*f->info, &window);
-	if (!*f->model) {
+	select_window(&f->sel, &window);
+	f->model = schedmodel_new(f->info, &window);
+	if (!f->model) {
 		tool_error(f->verb, ENOMEM, "cannot start");
 		return EXIT_FAIL;
 	}
@@ -244,14 +245,14 @@ int front_flush_error(FILE *f)
 
 bool front_window_after_end(const struct front *f)
 {
-	const struct schedmodel *m = *f->model;
+	const struct schedmodel *m = f->model;
 	uint64_t start, end;
 	char a[SECONDS_LEN], b[SECONDS_LEN];
 	int digits;
 
 	schedmodel_window_abs(m, &start, &end);
 	/* without --range, only a recording of no time: nothing to say */
-	if (start < schedmodel_end(m) || !f->sel->has_start)
+	if (start < schedmodel_end(m) || !f->sel.has_start)
 		return false;
 	/* to the ns where microseconds would show them equal */
 	for (digits = 6; digits <= 9; digits += 3) {
@@ -271,11 +272,11 @@ static void warn_unmatched(const struct front *f)
 	struct task *const *tasks;
 	size_t n, i;
 
-	if (*f->quiet || !f->select_threads)
+	if (f->quiet || !f->select_threads)
 		return;
-	n = schedmodel_tasks(*f->model, &tasks);
+	n = schedmodel_tasks(f->model, &tasks);
 	for (i = 0; i < n; i++)
-		if (select_task(f->sel, tasks[i]))
+		if (select_task(&f->sel, tasks[i]))
 			return;
 	fprintf(stderr, "schedrec %s: warning: %s: no thread in the window matches --pid, --tid or --comm\n",
 		f->verb, f->paths[0]);
@@ -291,7 +292,7 @@ static bool window_cut(const struct front *f)
 	const struct sched_loss *losses;
 	size_t n, i;
 
-	n = schedmodel_losses(*f->model, &losses);
+	n = schedmodel_losses(f->model, &losses);
 	for (i = 0; i < n; i++)
 		if (losses[i].cut)
 			return true;
@@ -300,8 +301,8 @@ static bool window_cut(const struct front *f)
 
 int front_pass_status(const struct front *f, int err, const char *doing)
 {
-	const struct srecreader_status *s = srecreader_status(*f->reader);
-	const char *why = srecreader_error(*f->reader);
+	const struct srecreader_status *s = srecreader_status(f->reader);
+	const char *why = srecreader_error(f->reader);
 	int status = EXIT_OK;
 
 	if (err) {
@@ -315,7 +316,7 @@ int front_pass_status(const struct front *f, int err, const char *doing)
 		/* a window may end before an error: it was said all the same */
 		status = EXIT_LOST;
 	} else if (window_cut(f)) {
-		if (!*f->quiet)
+		if (!f->quiet)
 			fprintf(stderr, "schedrec %s: warning: %s: the file is cut short inside the window (no trailer): what its CPUs ran after their last records is not known\n",
 				f->verb, f->paths[0]);
 		status = EXIT_LOST;

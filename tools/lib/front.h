@@ -56,22 +56,25 @@ enum {
 	"threads of process 10 whose name starts with w.\n"
 
 /*
- * A run of `schedrec VERB NAME [OPTIONS] TRACE...`.  The front's context
- * (report_ctx, export_ctx) holds what the shared options set and what
- * front_open() opens; these point at its fields.
+ * A run of `schedrec VERB NAME [OPTIONS] TRACE...`: what the shared
+ * options set and what front_open() opens.  The contexts of both fronts
+ * (report_ctx, export_ctx) begin with one.
  */
 struct front {
 	const char *verb;		/* "report" or "export" */
 	const char *name;		/* the report's or the format's */
-	struct selection *sel;
-	bool *quiet;
-	bool *strict;
-	struct srecreader **reader;
-	const struct srecreader_info **info;
-	struct schedmodel **model;
-	bool select_threads;		/* --pid, --tid or --comm was given */
-	char *const *paths;		/* the trace's files (front_paths()) */
+	const char *path;		/* the trace (its first file) */
+	char *const *paths;		/* its files (front_paths()): a
+					 * rotation has several
+					 */
 	unsigned int nr_paths;
+	const struct srecreader_info *info;
+	struct srecreader *reader;
+	struct schedmodel *model;
+	struct selection sel;
+	bool select_threads;		/* --pid, --tid or --comm was given */
+	bool quiet;
+	bool strict;
 	bool streams;			/* writes its output while it reads */
 	struct progress progress;	/* on a terminal, of the read */
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * htmlpage: the pieces of `schedrec report html`'s page (htmlpage.h): CSV
- * files read back into HTML tables, SVG files inlined or sized, and the
+ * htmlpage: the pieces of `schedrec report html`'s page (htmlpage.h): the
+ * reports' tables as HTML tables, SVG files inlined or sized, and the
  * page's style sheet and script.
  */
 #include <errno.h>
@@ -10,110 +10,11 @@
 
 #include "htmlpage.h"
 #include "svg.h"
+#include "table.h"
 #include "timefmt.h"
 
 /* The first bytes of an SVG file hold its root element. */
 #define SVG_HEAD_MAX	4096
-
-/* ------------------------------------------------------------------ */
-/* CSV */
-
-int csvin_open(struct csv_reader *c, const char *path)
-{
-	memset(c, 0, sizeof(*c));
-	c->f = fopen(path, "r");
-	return c->f ? 0 : -errno;
-}
-
-static int csvin_put(struct csv_reader *c, char ch)
-{
-	if (c->len == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		char *buf = realloc(c->buf, cap);
-
-		if (!buf)
-			return -ENOMEM;
-		c->buf = buf;
-		c->cap = cap;
-	}
-	c->buf[c->len++] = ch;
-	return 0;
-}
-
-/* End the field being read (if any) and start another at c->len. */
-static int csvin_new_field(struct csv_reader *c)
-{
-	if (c->nr_fields && csvin_put(c, '\0'))
-		return -ENOMEM;
-	if (c->nr_fields == c->cap_fields) {
-		size_t cap = c->cap_fields ? c->cap_fields * 2 : 16;
-		size_t *starts = reallocarray(c->starts, cap,
-					      sizeof(*starts));
-
-		if (!starts)
-			return -ENOMEM;
-		c->starts = starts;
-		c->cap_fields = cap;
-	}
-	c->starts[c->nr_fields++] = c->len;
-	return 0;
-}
-
-int csvin_next(struct csv_reader *c)
-{
-	bool quoted = false, any = false;
-	int ch, ret = 0;
-
-	c->len = 0;
-	c->nr_fields = 0;
-	if (csvin_new_field(c))
-		return -ENOMEM;
-	while (!ret && (ch = getc(c->f)) != EOF) {
-		any = true;
-		if (quoted && ch == '"') {
-			ch = getc(c->f);
-			if (ch == '"') {
-				ret = csvin_put(c, '"');
-				continue;
-			}
-			quoted = false;	/* the closing quote */
-			if (ch == EOF)
-				break;
-		} else if (quoted) {
-			ret = csvin_put(c, ch);
-			continue;
-		}
-		if (ch == '"')
-			quoted = true;
-		else if (ch == ',')
-			ret = csvin_new_field(c);
-		else if (ch == '\n')
-			break;
-		else if (ch != '\r')
-			ret = csvin_put(c, ch);
-	}
-	if (ret)
-		return ret;
-	if (ferror(c->f))
-		return -EIO;
-	if (!any)
-		return 0;
-	return csvin_put(c, '\0') ? -ENOMEM : 1;
-}
-
-const char *csvin_field(const struct csv_reader *c, size_t i)
-{
-	return i < c->nr_fields ? c->buf + c->starts[i] : "";
-}
-
-void csvin_close(struct csv_reader *c)
-{
-	if (c->f)
-		fclose(c->f);
-	free(c->buf);
-	free(c->starts);
-	memset(c, 0, sizeof(*c));
-}
 
 /* ------------------------------------------------------------------ */
 /* Text */
@@ -225,47 +126,25 @@ static void put_cell(FILE *out, enum cell_kind kind, const char *v)
 	fprintf(out, "<td class=\"n\" data-v=\"%s\">%s</td>", v, text);
 }
 
-int html_csv_table(FILE *out, const char *path, const char *id,
-		   size_t max_rows, size_t *rows)
+size_t html_table(FILE *out, const struct table *tab, const char *id,
+		  size_t max_rows)
 {
-	struct csv_reader c;
-	enum cell_kind *kinds = NULL;
-	size_t nr_cols, i;
-	int ret;
+	size_t rows = table_rows(tab), cols = table_nr_columns(tab), row, col;
 
-	*rows = 0;
-	ret = csvin_open(&c, path);
-	if (!ret)
-		ret = csvin_next(&c);
-	if (ret <= 0) {
-		csvin_close(&c);
-		return ret ? ret : -ENODATA;
-	}
-	nr_cols = c.nr_fields;
-	kinds = calloc(nr_cols, sizeof(*kinds));
-	if (!kinds) {
-		csvin_close(&c);
-		return -ENOMEM;
-	}
 	fprintf(out, "<table class=\"data sortable\" id=\"%s\">\n<thead><tr>",
 		id);
-	for (i = 0; i < nr_cols; i++) {
-		kinds[i] = kind_of(csvin_field(&c, i));
-		put_heading(out, csvin_field(&c, i));
-	}
+	for (col = 0; col < cols; col++)
+		put_heading(out, table_column_name(tab, col));
 	fputs("</tr></thead>\n<tbody>\n", out);
-	while ((ret = csvin_next(&c)) > 0) {
-		if (++*rows > max_rows && max_rows)
-			continue;	/* counted, not shown */
+	for (row = 0; row < rows && (!max_rows || row < max_rows); row++) {
 		fputs("<tr>", out);
-		for (i = 0; i < nr_cols; i++)
-			put_cell(out, kinds[i], csvin_field(&c, i));
+		for (col = 0; col < cols; col++)
+			put_cell(out, kind_of(table_column_name(tab, col)),
+				 table_csv_cell(tab, row, col));
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
-	free(kinds);
-	csvin_close(&c);
-	return ret ? ret : ferror(out) ? -EIO : 0;
+	return rows;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * htmlpage: what `schedrec report html` (tools/html.c) builds its page
- * from: the reports' CSV files read back and written as HTML tables, their
- * SVG files inlined or sized for an <object>, and the page's own style
- * sheet and script.  Nothing here fetches anything: the page works from
- * file:// with no network.
+ * from: the reports' tables written as HTML tables, their SVG files
+ * inlined or sized for an <object>, and the page's own style sheet and
+ * script.  Nothing here fetches anything: the page works from file://
+ * with no network.
  */
 #ifndef SCHEDREC_HTMLPAGE_H
 #define SCHEDREC_HTMLPAGE_H
@@ -14,22 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A CSV file (RFC 4180, as table.c writes them), read a row at a time. */
-struct csv_reader {
-	FILE *f;
-	char *buf;		/* the fields of the row, NUL after each */
-	size_t len, cap;
-	size_t *starts;		/* of each field in buf */
-	size_t nr_fields, cap_fields;
-};
-
-/* 0, or -errno. */
-int csvin_open(struct csv_reader *c, const char *path);
-/* The next row: 1 (csvin_field() has its fields), 0 at the end, -errno. */
-int csvin_next(struct csv_reader *c);
-/* Field @i of the row, "" past its last. */
-const char *csvin_field(const struct csv_reader *c, size_t i);
-void csvin_close(struct csv_reader *c);
+#include "table.h"
 
 /*
  * @s with &, <, >, " and ' escaped, for text and attribute values; new
@@ -39,15 +24,14 @@ void csvin_close(struct csv_reader *c);
 void html_escape(FILE *f, const char *s);
 
 /*
- * The CSV file @path as <table class="data sortable" id="@id">: a column
- * per CSV column, headed by a readable name (data-col: the CSV name), the
- * first @max_rows rows (0: all).  Durations (*_ns) show with a unit,
- * shares (*_share) as percentages, times (*_s) with 6 decimals; such a
- * cell keeps the CSV's exact value in data-v.  *@rows: the rows the file
- * has.  0, or -errno.
+ * Table @tab as <table class="data sortable" id="@id">: a column per CSV
+ * column, headed by a readable name of its CSV name (data-col), the first
+ * @max_rows rows (0: all).  Durations (*_ns) show with a unit, shares
+ * (*_share) as percentages, times (*_s) with 6 decimals; such a cell keeps
+ * its CSV value, exact, in data-v.  The rows @tab has.
  */
-int html_csv_table(FILE *out, const char *path, const char *id,
-		   size_t max_rows, size_t *rows);
+size_t html_table(FILE *out, const struct table *tab, const char *id,
+		  size_t max_rows);
 
 /* The width and height of the SVG file @path (its root's); 0 or -errno. */
 int html_svg_size(const char *path, unsigned int *width,

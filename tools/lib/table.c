@@ -349,6 +349,27 @@ static void print_text_line(FILE *f, const struct table *t,
 	fputc('\n', f);
 }
 
+size_t table_nr_columns(const struct table *t)
+{
+	return t->nr_cols;
+}
+
+const char *table_column_name(const struct table *t, size_t col)
+{
+	return t->cols[col].name;
+}
+
+const char *table_csv_cell(const struct table *t, size_t row, size_t col)
+{
+	size_t i = row * t->nr_cols + col;
+	const struct table_cell *cell;
+
+	if (i >= t->nr_cells)
+		return "";
+	cell = &t->cells[i];
+	return t->pool + (cell->csv != CSV_SAME ? cell->csv : cell->text);
+}
+
 int table_print(const struct table *t, FILE *f, bool csv)
 {
 	struct text_line line = { 0 };
@@ -378,8 +399,7 @@ int table_print(const struct table *t, FILE *f, bool csv)
 			cells[col] = cell ? t->pool + cell->text : "";
 			if (!csv)
 				continue;
-			csv_field(f, cell && cell->csv != CSV_SAME ?
-				  t->pool + cell->csv : cells[col]);
+			csv_field(f, table_csv_cell(t, row, col));
 			fputc(col + 1 < t->nr_cols ? ',' : '\n', f);
 		}
 		if (!csv)

@@ -63,6 +63,11 @@ void table_share(struct table *t, double fraction);
 void table_none(struct table *t);
 
 size_t table_rows(const struct table *t);
+size_t table_nr_columns(const struct table *t);
+/* Column @col's CSV name. */
+const char *table_column_name(const struct table *t, size_t col);
+/* The CSV form of the cell at @row, @col ("" if it was left empty). */
+const char *table_csv_cell(const struct table *t, size_t row, size_t col);
 
 /* 0, -ENOMEM if a cell could not be stored, or -errno of a write error. */
 int table_print(const struct table *t, FILE *f, bool csv);
