@@ -74,19 +74,19 @@ void task_pairs_free(struct task_pairs *pairs)
 	*pairs = (struct task_pairs){ 0 };
 }
 
+/* Two pairs of one task (task_pairs_sorted() groups them first). */
 static int compare_pairs(const void *a, const void *b)
 {
 	const struct task_pair *x = *(const struct task_pair *const *)a;
 	const struct task_pair *y = *(const struct task_pair *const *)b;
-	uint32_t tx = x->other ? x->other->tid : 0;
-	uint32_t ty = y->other ? y->other->tid : 0;
+	uint32_t tx, ty;
 
-	if (x->task != y->task)
-		return x->task->id < y->task->id ? -1 : 1;
 	if (x->ns != y->ns)
 		return x->ns > y->ns ? -1 : 1;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
+	tx = x->other ? x->other->tid : 0;
+	ty = y->other ? y->other->tid : 0;
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
 	if (x->other == y->other)
