@@ -3,7 +3,8 @@
 # every verb's options and the values of those that take known ones.
 #
 # The options come from `schedrec VERB --help` (of the schedrec being
-# completed) at completion time, so they are those of that very binary;
+# completed) at completion time, which lists each verb's option table, so
+# they are those of that very binary;
 # `make install` puts this file in share/bash-completion/completions.
 
 _schedrec_verbs="record status report export"

@@ -26,19 +26,18 @@ static const struct export_format *const formats[] = {
 	&openmetrics_export,
 };
 
-/* The option of every format beside the front's (front.h) */
-static const struct option output_options[] = {
-	{ "output", required_argument, NULL, 'o' },
+/* The options of every format beside the front's (front.h) */
+static const struct optspec output_options[] = {
+	{ "output", 'o', required_argument, "FILE",
+	  "write to FILE (replaced if it exists); - for standard "
+	  "output\n" },
+	{ "cpu", FRONT_OPT_CPU, required_argument, "CPU[,CPU]",
+	  "only these CPUs (0-3,8 for ranges)\n" },
 	{ 0 },
 };
 
+/* What --help says of every format after their options */
 static const char common_help[] =
-	"Options:\n"
-	"  -o, --output FILE  write to FILE (replaced if it exists); - for\n"
-	"                     standard output\n"
-	FRONT_HELP_SELECT
-	"  --cpu CPU[,CPU]    only these CPUs (0-3,8 for ranges)\n"
-	FRONT_HELP_READING
 	"\n"
 	FRONT_HELP_COMBINE
 	"Without --pid, --tid or --comm every thread is exported, the drainer\n"
@@ -50,6 +49,19 @@ static const char common_help[] =
 	"records do not match, a read error, a corrupt chunk with --strict):\n"
 	"what could be read is exported; 2 a usage error; 3 the trace cannot\n"
 	"be read or the output cannot be written.\n";
+
+/* The options of every format, in the order --help lists them */
+static void print_common(FILE *f)
+{
+	const struct optspec *const tables[] = {
+		output_options, front_select_options, front_reading_options,
+		NULL,
+	};
+
+	fprintf(f, "Options:\n");
+	optspec_help(f, tables);
+	fputs(common_help, f);
+}
 
 static void print_list(FILE *f)
 {
@@ -73,19 +85,27 @@ static void print_list(FILE *f)
 		if (formats[i]->stdout_default)
 			fprintf(f, " %s", formats[i]->name);
 	fprintf(f, ", which writes to standard output\nwithout it.\n");
-	fprintf(f, "\n%s\nExamples:\n", common_help);
+	fputc('\n', f);
+	print_common(f);
+	fprintf(f, "\nExamples:\n");
 	for (i = 0; i < ARRAY_SIZE(formats); i++)
 		fputs(formats[i]->examples, f);
 }
 
 static void print_help(const struct export_format *fmt, FILE *f)
 {
-	fprintf(f,
-		"usage: schedrec export %s TRACE... %s [OPTIONS]\n"
-		"\n"
-		"%s\n%s\nExamples:\n%s",
+	const struct optspec *const own[] = { fmt->options, NULL };
+
+	fprintf(f, "usage: schedrec export %s TRACE... %s [OPTIONS]\n\n%s\n",
 		fmt->name, fmt->stdout_default ? "[-o FILE]" : "-o FILE",
-		fmt->help, common_help, fmt->examples);
+		fmt->help);
+	if (fmt->options) {
+		fprintf(f, "Options of this format:\n");
+		optspec_help(f, own);
+		fputc('\n', f);
+	}
+	print_common(f);
+	fprintf(f, "\nExamples:\n%s", fmt->examples);
 }
 
 void export_warn(const struct export_ctx *ctx, const char *fmt, ...)
@@ -349,6 +369,10 @@ static int run_export(const struct export_format *fmt,
 int cmd_export(int argc, char **argv)
 {
 	struct export_ctx ctx = { .front.verb = "export" };
+	const struct optspec *tables[] = {
+		output_options, front_select_options, front_reading_options,
+		NULL, NULL,
+	};
 	const struct export_format *fmt;
 	struct option *opts;
 	void *priv = NULL;
@@ -374,7 +398,8 @@ int cmd_export(int argc, char **argv)
 	}
 	ctx.front.name = fmt->name;
 	priv = calloc(1, fmt->priv_size ? fmt->priv_size : 1);
-	opts = front_options(output_options, fmt->options);
+	tables[3] = fmt->options;
+	opts = optspec_getopt(tables, ":", shortopts, sizeof(shortopts));
 	if (!priv || !opts) {
 		free(priv);
 		free(opts);
@@ -385,7 +410,6 @@ int cmd_export(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	front_short_options(opts, shortopts, sizeof(shortopts));
 	while ((key = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		if (key == 'h') {
 			print_help(fmt, stdout);

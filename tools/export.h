@@ -55,8 +55,11 @@ struct export_format {
 	const char *examples;	/* lines of "schedrec export ..." */
 	bool binary;		/* never written to a terminal */
 	bool stdout_default;	/* without -o: standard output */
-	/* its own options, {0} terminated (keys from EXPORT_OPT_BASE); NULL */
-	const struct option *options;
+	/*
+	 * its own options, {0} terminated (keys from EXPORT_OPT_BASE),
+	 * listed after @help; NULL
+	 */
+	const struct optspec *options;
 	/* one of its options: 0, or -EINVAL after saying why (exit 2) */
 	int (*parse)(void *priv, int key, const char *arg);
 	size_t priv_size;	/* its state, zeroed */

@@ -33,10 +33,13 @@ enum {
 	OPT_FORMAT,
 };
 
-static const struct option openmetrics_options[] = {
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec openmetrics_options[] = {
+	{ "top", OPT_TOP, required_argument, "N",
+	  "the N most active threads, and processes (default 20; 0: "
+	  "all)\n" },
+	{ "format", OPT_FORMAT, required_argument, "FORMAT",
+	  "prometheus (default) or openmetrics\n" },
+	{ 0 },
 };
 
 #define DEFAULT_TOP	20
@@ -870,18 +873,13 @@ const struct export_format openmetrics_export = {
 	"counts them.  Threads are selected as in the reports: the drainer\n"
 	"only if --pid or --tid names it.  --cpu: on-CPU and idle time on\n"
 	"those CPUs, switch-outs there and the off-CPU time they began,\n"
-	"latency of switch-ins there, and their lost events.\n"
-	"\n"
-	"Options of this format:\n"
-	"  --top N            the N most active threads, and processes\n"
-	"                     (default 20; 0: all)\n"
-	"  --format FORMAT    prometheus (default) or openmetrics\n",
+	"latency of switch-ins there, and their lost events.\n",
+	.options = openmetrics_options,
 	.examples =
 	"  schedrec export openmetrics run.srec -o run.prom\n"
 	"  schedrec export openmetrics run.srec --pid 4242 --top 5 >pid.prom\n"
 	"  schedrec export openmetrics run.srec --format openmetrics -o run.om\n",
 	.stdout_default = true,
-	.options = openmetrics_options,
 	.parse = openmetrics_parse,
 	.priv_size = sizeof(struct openmetrics),
 	.start = openmetrics_start,

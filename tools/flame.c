@@ -23,9 +23,21 @@ enum {
 	OPT_PER_THREAD = REPORT_OPT_BASE,
 };
 
-static const struct option flame_options[] = {
-	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec flame_options[] = {
+	{ "per-thread", OPT_PER_THREAD, no_argument, NULL,
+	  "a graph per thread, one under another, each as wide as the "
+	  "window (wall time): a thread that slept half of it is half "
+	  "off-CPU blue, half something else, so a long sleep cannot "
+	  "swamp another thread's on-CPU time; percentages are of the "
+	  "window.  The --top threads (default 20, 0: all) with the "
+	  "most on-CPU time, most first.  Without it: one graph of "
+	  "all the threads selected, as wide as their total time (if "
+	  "its on-CPU time is under 5 % of that, too narrow to read, "
+	  "a line says so)\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "as in folded (on-CPU time there, off-CPU intervals that "
+	  "began there)\n" },
+	{ 0 },
 };
 
 #define TITLE		"Hot/cold flame graph: on-CPU (warm) and off-CPU (blue) time"
@@ -425,26 +437,12 @@ const struct report flame_report = {
 	"The SVG goes to --svg FILE, which prints on stdout what was drawn\n"
 	"(per graph: on-CPU and off-CPU time, frames drawn and merged);\n"
 	"without --svg, the SVG itself goes to stdout.  --csv is refused: the\n"
-	"numbers are schedrec report folded --csv.\n"
-	"\n"
-	"  --per-thread  a graph per thread, one under another, each as wide\n"
-	"                as the window (wall time): a thread that slept half\n"
-	"                of it is half off-CPU blue, half something else, so a\n"
-	"                long sleep cannot swamp another thread's on-CPU time;\n"
-	"                percentages are of the window.  The --top threads\n"
-	"                (default 20, 0: all) with the most on-CPU time, most\n"
-	"                first.  Without it: one graph of all the threads\n"
-	"                selected, as wide as their total time (if its\n"
-	"                on-CPU time is under 5 % of that, too narrow to\n"
-	"                read, a line says so).\n"
-	"\n"
-	"--cpu: as in folded (on-CPU time there, off-CPU intervals that began\n"
-	"there).\n",
+	"numbers are schedrec report folded --csv.\n",
+	.options = flame_options,
 	.examples =
 	"  schedrec report flame run.srec --pid 4242 --svg hotcold.svg\n"
 	"  schedrec report flame run.srec --pid 4242 --per-thread --svg threads.svg\n"
 	"  schedrec report flame run.srec --range 12.5:13 > window.svg\n",
-	.options = flame_options,
 	.priv_size = sizeof(struct flame),
 	.parse = flame_parse,
 	.start = flame_start,

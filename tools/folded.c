@@ -172,6 +172,13 @@ static void folded_free(void *priv)
 	ksyms_free(fo->ks);
 }
 
+static const struct optspec folded_options[] = {
+	{ "cpu", 0, required_argument, "CPU",
+	  "on-CPU time on those CPUs, and off-CPU intervals that "
+	  "began with a switch-out on one of them\n" },
+	{ 0 },
+};
+
 const struct report folded_report = {
 	.name = "folded",
 	.summary = "on-CPU and off-CPU time as folded stacks, for flamegraph.pl",
@@ -206,11 +213,9 @@ const struct report folded_report = {
 	"sorted by their text (bytes), and in names ';' becomes ':' and\n"
 	"control characters '?'.  The idle task is not a thread: not shown.\n"
 	"Nothing else is printed on stdout (the loss warning goes to stderr).\n"
-	"--top does not apply: every line is printed.\n"
-	"\n"
-	"--cpu: on-CPU time on those CPUs, and off-CPU intervals that began\n"
-	"with a switch-out on one of them.\n"
-	"\n"
+	"--top does not apply: every line is printed.\n",
+	.options = folded_options,
+	.notes =
 	"CSV (--csv): a row per line, with exact nanoseconds:\n"
 	"  pid process     the process: its pid, and its leader's name then\n"
 	"                  (empty if not known)\n"

@@ -84,10 +84,28 @@ struct heatmap_window {
 	uint8_t *lost;		/* per cell of the window: overlaps a loss */
 };
 
-static const struct option heatmap_options[] = {
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "rows", required_argument, NULL, OPT_ROWS },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec heatmap_options[] = {
+	{ "metric", OPT_METRIC, required_argument,
+	  "oncpu|offcpu|wakeups|switches",
+	  "what a cell holds:\n"
+	  "oncpu     on-CPU time of the selected threads (default); "
+	  "with several threads or CPUs a cell can hold more than its "
+	  "own length\n"
+	  "offcpu    off-CPU time of the selected threads in that "
+	  "cell (from switch-out to switch-in, any state, censored "
+	  "pieces included: this is time, not a maximum)\n"
+	  "wakeups   wakeups of the selected threads (the first "
+	  "waking after they went to sleep), at the time of the "
+	  "wakeup\n"
+	  "switches  switch-outs of the selected threads, in any "
+	  "state\n" },
+	{ "rows", OPT_ROWS, required_argument, "N",
+	  "buckets per second, 1 to 1000 (default 50)\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "oncpu: time on those CPUs; offcpu: intervals that "
+	  "began with a switch-out there; wakeups: those to run there "
+	  "(the target CPU); switches: switch-outs there\n" },
+	{ 0 },
 };
 
 static int heatmap_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -832,24 +850,9 @@ const struct report heatmap_report = {
 	"that second (--metric).  Work that repeats every second, or every\n"
 	"half second, shows as horizontal lines; work that drifts against the\n"
 	"second as diagonals.  Time is split exactly where an interval crosses\n"
-	"a cell's edge, so the cells of a column add up to that second.\n"
-	"\n"
-	"Options:\n"
-	"  --metric oncpu|offcpu|wakeups|switches   what a cell holds:\n"
-	"      oncpu     on-CPU time of the selected threads (default); with\n"
-	"                several threads or CPUs a cell can hold more than its\n"
-	"                own length\n"
-	"      offcpu    off-CPU time of the selected threads in that cell\n"
-	"                (from switch-out to switch-in, any state, censored\n"
-	"                pieces included: this is time, not a maximum)\n"
-	"      wakeups   wakeups of the selected threads (the first waking\n"
-	"                after they went to sleep), at the time of the wakeup\n"
-	"      switches  switch-outs of the selected threads, in any state\n"
-	"  --rows N       buckets per second, 1 to 1000 (default 50)\n"
-	"  --cpu CPU      oncpu: time on those CPUs; offcpu: intervals that\n"
-	"                 began with a switch-out there; wakeups: those to run\n"
-	"                 there (the target CPU); switches: switch-outs there\n"
-	"\n"
+	"a cell's edge, so the cells of a column add up to that second.\n",
+	.options = heatmap_options,
+	.notes =
 	"Text: the matrix as a grid of characters, a column per second (the\n"
 	"second on top; blocks of 100 seconds), a row per bucket (its offset\n"
 	"in ms at the left), each cell ' ' for nothing, then . : - = + * # % @\n"
@@ -878,7 +881,6 @@ const struct report heatmap_report = {
 	.examples =
 	"  schedrec report heatmap run.srec --pid 4242 --svg heat.svg\n"
 	"  schedrec report heatmap run.srec --metric wakeups --rows 100 --csv\n",
-	.options = heatmap_options,
 	.priv_size = sizeof(struct heatmap),
 	.parse = heatmap_parse,
 	.start = heatmap_start,

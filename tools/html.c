@@ -139,11 +139,18 @@ struct html {
 	char svg_path[4096];
 };
 
-static const struct option html_options[] = {
-	{ "output", required_argument, NULL, OPT_OUTPUT },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "seconds", required_argument, NULL, OPT_SECONDS },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec html_options[] = {
+	{ "output", OPT_OUTPUT, required_argument, "DIR",
+	  "the directory to write; created if missing (with its "
+	  "parents); it must be empty unless --force\n" },
+	{ "force", OPT_FORCE, no_argument, NULL,
+	  "write into a directory that is not empty: the page's files "
+	  "are written over, others left alone\n" },
+	{ "seconds", OPT_SECONDS, required_argument, "N",
+	  "pre-render the N busiest seconds of the heat map (most "
+	  "on-CPU time of the selected threads), 0 to 100, default "
+	  "10; a click on another second says how to draw it\n" },
+	{ 0 },
 };
 
 static int html_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -337,11 +344,10 @@ static int close_file(struct html *h, FILE *f, const char *name, int ret)
 static int report_option(const struct report *r, void *priv,
 			 const struct report_ctx *ctx, const char *name)
 {
-	size_t i;
+	const struct optspec *o = optspec_find(r->options, name);
 
-	for (i = 0; r->options && r->options[i].name; i++)
-		if (!strcmp(r->options[i].name, name))
-			return r->parse(priv, ctx, r->options[i].val, NULL);
+	if (o && o->key)
+		return r->parse(priv, ctx, o->key, NULL);
 	fprintf(stderr, "schedrec report html: report %s has no --%s\n",
 		r->name, name);
 	return -EINVAL;
@@ -1163,6 +1169,10 @@ static int write_section(struct html *h, FILE *f,
 	fprintf(f, "<details><summary>What it shows, column by column (schedrec report %s --help)</summary>\n<pre>",
 		s->report->name);
 	html_escape(f, s->report->help);
+	if (s->report->notes) {
+		fputc('\n', f);
+		html_escape(f, s->report->notes);
+	}
 	fputs("</pre></details>\n</section>\n", f);
 	return 0;
 }
@@ -1350,25 +1360,15 @@ const struct report html_report = {
 	"\n"
 	"The trace is read twice: once for every report, once more for the\n"
 	"per-second views (one model per second shown, all fed in that one\n"
-	"read).  So TRACE must be a file, not - or a pipe, unless --seconds 0.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output DIR  the directory to write; created if missing (with\n"
-	"                    its parents); it must be empty unless --force\n"
-	"  --force           write into a directory that is not empty: the\n"
-	"                    page's files are written over, others left alone\n"
-	"  --seconds N       pre-render the N busiest seconds of the heat map\n"
-	"                    (most on-CPU time of the selected threads), 0 to\n"
-	"                    100, default 10; a click on another second says\n"
-	"                    how to draw it\n"
-	"\n"
+	"read).  So TRACE must be a file, not - or a pipe, unless --seconds 0.\n",
+	.options = html_options,
+	.notes =
 	"Exit status: 1 also when the second read (for the per-second views)\n"
 	"stops short; 2 when -o is missing or DIR is not empty; 3 when DIR\n"
 	"cannot be created or written.\n",
 	.examples =
 	"  schedrec report html run.srec -o run-html\n"
 	"  schedrec report html run.srec --pid 4242 --seconds 30 -o run-html --force\n",
-	.options = html_options,
 	.priv_size = sizeof(struct html),
 	.parse = html_parse,
 	.start = html_start,

@@ -53,11 +53,20 @@ struct latency {
 	bool failed;
 };
 
-static const struct option latency_options[] = {
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "wakers", no_argument, NULL, OPT_WAKERS },
-	{ "hist", no_argument, NULL, OPT_HIST },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec latency_options[] = {
+	{ "by", OPT_BY, required_argument, "thread|process",
+	  "rows per thread (default) or process (named after its "
+	  "leader's last name)\n" },
+	{ "wakers", OPT_WAKERS, no_argument, NULL,
+	  "with --csv: who woke whom instead, a row per (thread, "
+	  "waker): tid pid comm waker_tid waker_pid waker_comm "
+	  "wakeups (waker <irq>, tid 0: from interrupt context)\n" },
+	{ "hist", OPT_HIST, no_argument, NULL,
+	  "with --csv: the histograms instead: kind low_ns high_ns "
+	  "count\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "samples whose switch-in was on those CPUs\n" },
+	{ 0 },
 };
 
 static int latency_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -518,23 +527,13 @@ const struct report latency_report = {
 	"                      before it in text): the max if its sample\n"
 	"                      overlaps them, a percentile equal to it as it\n"
 	"                      is, one below it if at or above the shortest\n"
-	"                      sample that does\n"
-	"\n"
-	"Options:\n"
-	"  --by thread|process  rows per thread (default) or process (named\n"
-	"                       after its leader's last name)\n"
-	"  --wakers   with --csv: who woke whom instead, a row per (thread,\n"
-	"             waker): tid pid comm waker_tid waker_pid waker_comm\n"
-	"             wakeups (waker <irq>, tid 0: from interrupt context)\n"
-	"  --hist     with --csv: the histograms instead: kind low_ns high_ns\n"
-	"             count\n"
-	"  --cpu CPU  samples whose switch-in was on those CPUs\n"
-	"\n"
+	"                      sample that does\n",
+	.options = latency_options,
+	.notes =
 	"Chart (--svg): both histograms.\n",
 	.examples =
 	"  schedrec report latency run.srec --pid 4242\n"
 	"  schedrec report latency run.srec --csv --wakers\n",
-	.options = latency_options,
 	.priv_size = sizeof(struct latency),
 	.parse = latency_parse,
 	.start = latency_start,

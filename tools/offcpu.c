@@ -71,13 +71,27 @@ struct offcpu {
 	bool failed;
 };
 
-static const struct option offcpu_options[] = {
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "min", required_argument, NULL, OPT_MIN },
-	{ "max", required_argument, NULL, OPT_MAX },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "sort", required_argument, NULL, OPT_SORT },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec offcpu_options[] = {
+	{ "by", OPT_BY, required_argument, "thread|process",
+	  "rows per thread (default) or per process (THREADS "
+	  "[threads] counted, MAX-TID [max_tid]; named after its "
+	  "leader's last name)\n" },
+	{ "min", OPT_MIN, required_argument, "DURATION",
+	  "only intervals at least this long (e.g. 1ms, 2m: ns, us, "
+	  "ms, s, m or h)\n" },
+	{ "max", OPT_MAX, required_argument, "DURATION",
+	  "only intervals at most this long\n" },
+	{ "sort", OPT_SORT, required_argument, "max|total|count",
+	  "the order of rows (default max; not with --interval)\n" },
+	{ "interval", OPT_INTERVAL, required_argument, "DURATION",
+	  "instead of the table, the longest interval ending in each "
+	  "interval of the window: [start_s end_s count max_ns tid "
+	  "pid comm state cpu uncertain], e.g. --interval 1s for each "
+	  "second; the last ends with the window; at most 1048576 of "
+	  "them, all printed (not with --top, --sort or --by)\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "only intervals whose switch-out was on CPU\n" },
+	{ 0 },
 };
 
 static int offcpu_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -711,33 +725,15 @@ const struct report offcpu_report = {
 	"                           lost events: ~ before it in text (a\n"
 	"                           percentile equal to the longest as it is;\n"
 	"                           below it, one at or above the shortest\n"
-	"                           interval that overlaps them)\n"
-	"\n"
-	"Options:\n"
-	"  --by thread|process  rows per thread (default) or per process\n"
-	"                       (THREADS [threads] counted, MAX-TID [max_tid];\n"
-	"                       named after its leader's last name)\n"
-	"  --min DURATION       only intervals at least this long (e.g. 1ms,\n"
-	"                       2m: ns, us, ms, s, m or h)\n"
-	"  --max DURATION       only intervals at most this long\n"
-	"  --sort max|total|count   the order of rows (default max; not with\n"
-	"                       --interval)\n"
-	"  --interval DURATION  instead of the table, the longest interval\n"
-	"                       ending in each interval of the window:\n"
-	"                       [start_s end_s count max_ns tid pid comm state\n"
-	"                       cpu uncertain], e.g. --interval 1s for each\n"
-	"                       second; the last ends with the window; at\n"
-	"                       most 1048576 of them, all printed (not with\n"
-	"                       --top, --sort or --by)\n"
-	"  --cpu CPU            only intervals whose switch-out was on CPU\n"
-	"\n"
+	"                           interval that overlaps them)\n",
+	.options = offcpu_options,
+	.notes =
 	"Chart (--svg): the longest interval of each row, coloured by state;\n"
 	"with --interval, the series.\n",
 	.examples =
 	"  schedrec report offcpu run.srec --pid 4242 --top 20\n"
 	"  schedrec report offcpu run.srec --cpu 3 --interval 1s\n"
 	"  schedrec report offcpu run.srec --by process --min 10ms --csv\n",
-	.options = offcpu_options,
 	.priv_size = sizeof(struct offcpu),
 	.parse = offcpu_parse,
 	.start = offcpu_start,

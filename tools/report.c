@@ -39,24 +39,27 @@ enum {
 	OPT_TOP,
 };
 
-static const struct option output_options[] = {
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "svg", required_argument, NULL, OPT_SVG },
-	{ "top", required_argument, NULL, OPT_TOP },
+static const struct optspec output_options[] = {
+	{ "cpu", FRONT_OPT_CPU, required_argument, "CPU[,CPU]",
+	  "only these CPUs (0-3,8 for ranges); what a CPU means "
+	  "differs: each report's --help says\n" },
+	{ "csv", OPT_CSV, no_argument, NULL,
+	  "the table as CSV on stdout, nothing else (durations in ns, "
+	  "times in s, shares in 0..1)\n" },
+	{ "svg", OPT_SVG, required_argument, "FILE",
+	  "also draw the chart into FILE\n" },
+	{ "top", OPT_TOP, required_argument, "N",
+	  "at most N rows (default 20 in text, all in CSV; 0: all)\n" },
 	{ 0 },
 };
 
+/* The options of every report, in the order --help lists them */
+static const struct optspec *const common_options[] = {
+	front_select_options, output_options, front_reading_options, NULL,
+};
+
+/* What --help says of every report after their options */
 static const char common_help[] =
-	"Options of every report:\n"
-	FRONT_HELP_SELECT
-	"  --cpu CPU[,CPU]    only these CPUs (0-3,8 for ranges); what a CPU\n"
-	"                     means differs: each report's --help says\n"
-	"  --csv              the table as CSV on stdout, nothing else\n"
-	"                     (durations in ns, times in s, shares in 0..1)\n"
-	"  --svg FILE         also draw the chart into FILE\n"
-	"  --top N            at most N rows (default 20 in text, all in CSV;\n"
-	"                     0: all)\n"
-	FRONT_HELP_READING
 	"\n"
 	FRONT_HELP_COMBINE
 	"The drainer (schedrec record itself) is left out unless --pid or --tid\n"
@@ -70,6 +73,13 @@ static const char common_help[] =
 	"records do not match, a read error, a corrupt chunk with --strict):\n"
 	"what could be read is reported; 2 a usage error; 3 the trace cannot\n"
 	"be read or the output cannot be written.\n";
+
+static void print_common(FILE *f)
+{
+	fprintf(f, "Options of every report:\n");
+	optspec_help(f, common_options);
+	fputs(common_help, f);
+}
 
 static void print_list(FILE *f)
 {
@@ -88,18 +98,28 @@ static void print_list(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(reports); i++)
 		fprintf(f, "  %-9s %s\n", reports[i]->name,
 			reports[i]->summary);
-	fprintf(f, "\n%s\nExamples:\n", common_help);
+	fputc('\n', f);
+	print_common(f);
+	fprintf(f, "\nExamples:\n");
 	for (i = 0; i < ARRAY_SIZE(reports); i++)
 		fputs(reports[i]->examples, f);
 }
 
 static void print_help(const struct report *r, FILE *f)
 {
-	fprintf(f,
-		"usage: schedrec report %s TRACE... [OPTIONS]\n"
-		"\n"
-		"%s\n%s\nExamples:\n%s",
-		r->name, r->help, common_help, r->examples);
+	const struct optspec *const own[] = { r->options, NULL };
+
+	fprintf(f, "usage: schedrec report %s TRACE... [OPTIONS]\n\n%s\n",
+		r->name, r->help);
+	if (r->options) {
+		fprintf(f, "Options:\n");
+		optspec_help(f, own);
+		fputc('\n', f);
+	}
+	if (r->notes)
+		fprintf(f, "%s\n", r->notes);
+	print_common(f);
+	fprintf(f, "\nExamples:\n%s", r->examples);
 }
 
 void report_usage_error(const struct report *r, const char *fmt, ...)
@@ -719,6 +739,10 @@ int cmd_report(int argc, char **argv)
 		.front.verb = "report", .out = stdout,
 	};
 	const struct report *r;
+	const struct optspec *tables[] = {
+		front_select_options, output_options, front_reading_options,
+		NULL, NULL,
+	};
 	struct option *opts;
 	void *priv = NULL;
 	char shortopts[32];
@@ -742,7 +766,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ctx.front.name = r->name;
-	opts = front_options(output_options, r->options);
+	tables[3] = r->options;
+	opts = optspec_getopt(tables, ":", shortopts, sizeof(shortopts));
 	priv = calloc(1, r->priv_size ? r->priv_size : 1);
 	if (!opts || !priv) {
 		free(opts);
@@ -755,7 +780,6 @@ int cmd_report(int argc, char **argv)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	front_short_options(opts, shortopts, sizeof(shortopts));
 	while ((key = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		if (key == 'h') {
 			print_help(r, stdout);
@@ -775,8 +799,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (front_paths(&ctx.front, argc, argv))
 		goto out;
-	ctx.front.paths = ctx.front.paths;
-	ctx.front.nr_paths = ctx.front.nr_paths;
 	ctx.front.path = ctx.front.paths[0];
 	if (!ctx.top_given && !ctx.csv)
 		ctx.top = 20;

@@ -54,9 +54,14 @@ struct report_ctx {
 struct report {
 	const char *name;
 	const char *summary;	/* one line, for the list of reports */
-	const char *help;	/* what it shows, its options and columns */
+	const char *help;	/* what it shows, its columns */
+	/*
+	 * its own options (keys from REPORT_OPT_BASE), with what --cpu
+	 * means to it (key 0): {0} terminated, listed after @help
+	 */
+	const struct optspec *options;
+	const char *notes;	/* after its options: its chart, ...; NULL */
 	const char *examples;	/* lines of "schedrec report ..." */
-	const struct option *options;	/* its own, {0} terminated; NULL */
 	size_t priv_size;		/* its state, zeroed */
 	/* one of its options; 0, or -EINVAL after report_usage_error() */
 	int (*parse)(void *priv, const struct report_ctx *ctx, int key,

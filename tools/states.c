@@ -41,9 +41,15 @@ struct states {
 	bool failed;
 };
 
-static const struct option states_options[] = {
-	{ "usurpers", no_argument, NULL, OPT_USURPERS },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec states_options[] = {
+	{ "usurpers", OPT_USURPERS, no_argument, NULL,
+	  "with --csv: the usurpers instead, a row per (thread, "
+	  "usurper): tid pid comm usurper_tid usurper_pid "
+	  "usurper_comm preemptions held_ns\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "switch-outs (and their time, and the usurpers of those in "
+	  "R) on those CPUs only\n" },
+	{ 0 },
 };
 
 /* The column of each state letter, the last ('?') for any other byte. */
@@ -491,21 +497,14 @@ const struct report states_report = {
 	"  tid pid comm      the thread\n"
 	"  state             R, S, D, I, T, t, X, Z, P or ?\n"
 	"  switchouts        switch-outs in that state in the window\n"
-	"  offcpu_ns         off-CPU time in that state in the window\n"
-	"\n"
-	"Options:\n"
-	"  --usurpers  with --csv: the usurpers instead, a row per (thread,\n"
-	"              usurper): tid pid comm usurper_tid usurper_pid\n"
-	"              usurper_comm preemptions held_ns\n"
-	"  --cpu CPU   switch-outs (and their time, and the usurpers of\n"
-	"              those in R) on those CPUs only\n"
-	"\n"
+	"  offcpu_ns         off-CPU time in that state in the window\n",
+	.options = states_options,
+	.notes =
 	"Chart (--svg): a bar per thread: on CPU blue, R red, S green,\n"
 	"D yellow, I light grey, other grey.\n",
 	.examples =
 	"  schedrec report states run.srec --pid 4242 --svg states.svg\n"
 	"  schedrec report states run.srec --csv --usurpers\n",
-	.options = states_options,
 	.priv_size = sizeof(struct states),
 	.parse = states_parse,
 	.start = states_start,

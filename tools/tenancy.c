@@ -472,6 +472,15 @@ static void tenancy_free(void *priv)
 	free(t->others_ns);
 }
 
+static const struct optspec tenancy_options[] = {
+	{ "cpu", 0, required_argument, "CPU",
+	  "only those CPUs' rows and time; a thread's shares stay of "
+	  "its time on all CPUs, so with --cpu 1 a share of 1.0 says "
+	  "it ran on CPU 1 only (\"CPUs not selected\" in text is the "
+	  "rest)\n" },
+	{ 0 },
+};
+
 const struct report tenancy_report = {
 	.name = "tenancy",
 	.summary = "exact on-CPU time per thread and CPU, and who held each CPU",
@@ -500,12 +509,9 @@ const struct report tenancy_report = {
 	"                    thread is left out (the selection's, and\n"
 	"                    schedrec record's own unless --pid or --tid\n"
 	"                    names them: in text, \"threads not selected\"\n"
-	"                    and \"schedrec record itself\")\n"
-	"\n"
-	"--cpu: only those CPUs' rows and time; a thread's shares stay of its\n"
-	"time on all CPUs, so with --cpu 1 a share of 1.0 says it ran on\n"
-	"CPU 1 only (\"CPUs not selected\" in text is the rest).\n"
-	"\n"
+	"                    and \"schedrec record itself\")\n",
+	.options = tenancy_options,
+	.notes =
 	"Chart (--svg): a bar per thread, one colour per CPU.\n",
 	.examples =
 	"  schedrec report tenancy run.srec --comm '^dw-'\n"

@@ -134,10 +134,23 @@ struct timeline {
 	bool failed;
 };
 
-static const struct option timeline_options[] = {
-	{ "threads", no_argument, NULL, OPT_THREADS },
-	{ "wakeups", no_argument, NULL, OPT_WAKEUPS },
-	{ NULL, 0, NULL, 0 },
+static const struct optspec timeline_options[] = {
+	{ "threads", OPT_THREADS, no_argument, NULL,
+	  "also a lane per selected thread (the 32 with the most "
+	  "on-CPU time): running (blue, on any CPU), R runnable (red: "
+	  "from a preempted switch-out, or from the wakeup, to the "
+	  "switch-in), S sleeping (green), D uninterruptible "
+	  "(yellow), I idle kernel thread, other states grey\n" },
+	{ "wakeups", OPT_WAKEUPS, no_argument, NULL,
+	  "arrows from the waker (its thread lane, else the CPU lane "
+	  "where it ran) at the wakeup, to the CPU lane where the "
+	  "woken thread was switched in, for the selected threads "
+	  "(dashed: woken from interrupt context, or by a thread on "
+	  "no lane); the first 1000 in the window\n" },
+	{ "cpu", 0, required_argument, "CPU",
+	  "only those CPUs' lanes and intervals; thread lanes show "
+	  "the threads on every CPU\n" },
+	{ 0 },
 };
 
 static int timeline_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -1698,29 +1711,15 @@ const struct report timeline_report = {
 	"merged: a slot's are drawn as a stack of the (up to three) threads\n"
 	"that had most of it, each as high as its share of that time, so a\n"
 	"long window reads as the CPUs' load; the tooltip says how many were\n"
-	"merged and who had them.\n"
-	"\n"
-	"Options:\n"
-	"  --threads  also a lane per selected thread (the 32 with the most\n"
-	"             on-CPU time): running (blue, on any CPU), R runnable\n"
-	"             (red: from a preempted switch-out, or from the wakeup,\n"
-	"             to the switch-in), S sleeping (green), D uninterruptible\n"
-	"             (yellow), I idle kernel thread, other states grey\n"
-	"  --wakeups  arrows from the waker (its thread lane, else the CPU\n"
-	"             lane where it ran) at the wakeup, to the CPU lane where\n"
-	"             the woken thread was switched in, for the selected\n"
-	"             threads (dashed: woken from interrupt context, or by a\n"
-	"             thread on no lane); the first 1000 in the window\n"
-	"  --cpu CPU  only those CPUs' lanes and intervals; thread lanes show\n"
-	"             the threads on every CPU\n"
-	"\n"
+	"merged and who had them.\n",
+	.options = timeline_options,
+	.notes =
 	"For long windows, the chart says how many intervals were merged, and\n"
 	"a warning on stderr suggests a shorter --range.\n",
 	.examples =
 	"  schedrec report timeline run.srec --range 12.0:12.5 --svg tl.svg\n"
 	"  schedrec report timeline run.srec --range 12.0:12.001 --pid 4242 --threads --wakeups --svg tl.svg\n"
 	"  schedrec report timeline run.srec --cpu 3 --csv\n",
-	.options = timeline_options,
 	.priv_size = sizeof(struct timeline),
 	.parse = timeline_parse,
 	.start = timeline_start,

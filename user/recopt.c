@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "optspec.h"
 #include "recopt.h"
 #include "timefmt.h"
 #include "uapi/schedrec.h"
@@ -32,14 +33,73 @@ static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
  *	                                  per context switch
  *
  * Stack records took 72 to 100 bytes (6 to 10 frames); a pinned switch
- * costs about 6500 instructions untraced.
+ * costs about 6500 instructions untraced.  --help says so under -e.
  */
-#define STACK_COST							\
-	"                       Costly: a stack walk per switch, measured at\n" \
-	"                       10x schedrec's cost per event without it\n"	\
-	"                       (about 5800 more instructions per switch, as\n" \
-	"                       much as the switch itself), and 70 to 100\n"	\
-	"                       more bytes per switch\n"
+enum {
+	OPT_TID = 0x100,
+	OPT_WAIT,
+	OPT_DUMP,
+	OPT_ROTATE,
+	OPT_KEEP,
+	OPT_DIRECT,
+};
+
+static const struct optspec options[] = {
+	{ "cpu", 'C', required_argument, "CPU",
+	  "pin the drainer to CPU, its memory on CPU's NUMA node "
+	  "(default: not pinned)\n" },
+	{ "output", 'o', required_argument, "FILE",
+	  "the trace, '-' for stdout (default schedrec.srec); with "
+	  "'-', COMMAND's stdout goes to stderr\n" },
+	{ "events", 'e', required_argument, "LIST",
+	  "events to record, comma-separated, or 'all' (default all): "
+	  "switch waking wakeup wakeup_new migrate fork exec exit "
+	  "rename, and stack, which 'all' leaves out: the kernel "
+	  "stack of every thread going off-CPU (the trace then holds "
+	  "/proc/kallsyms to name it).  Costly: a stack walk per "
+	  "switch, measured at 10x schedrec's cost per event without "
+	  "it (about 5800 more instructions per switch, as much as "
+	  "the switch itself), and 70 to 100 more bytes per switch\n" },
+	{ "duration", 'd', required_argument, "TIME",
+	  "stop after TIME: 30, 1.5s, 500ms, 2m\n" },
+	{ "pid", 'p', required_argument, "PID",
+	  "keep only events of process PID's threads (and switches "
+	  "and wakeups involving them)\n" },
+	{ "tid", OPT_TID, required_argument, "TID",
+	  "keep only events of thread TID\n" },
+	{ "buf-kb", 'm', required_argument, "KB",
+	  "per-CPU ring size in KiB, a power of two (default: the "
+	  "module's buf_kb)\n" },
+	{ "rotate", OPT_ROTATE, required_argument, "SIZE",
+	  "write a series of files of at most SIZE bytes (K, M, G "
+	  "suffixes; at least 256K): -o run.srec writes "
+	  "run.0001.srec, run.0002.srec...\n" },
+	{ "keep", OPT_KEEP, required_argument, "N",
+	  "with --rotate, keep only the N newest files\n" },
+	{ "compress", 'z', optional_argument, "[=N]",
+	  "zlib-compress chunks, level N (default 1)\n" },
+	{ "direct", OPT_DIRECT, no_argument, NULL,
+	  "write FILE with O_DIRECT, past the page cache, in 1 MiB "
+	  "blocks: for rates the page cache cannot take (with -m "
+	  "65536, make bench drains 20 M records/s without loss this "
+	  "way).  Up to a second of records waits in memory between "
+	  "writes.  Where the file system refuses O_DIRECT, a "
+	  "warning, and the page cache\n" },
+	{ "wait", OPT_WAIT, required_argument, "=MODE",
+	  "poll: sleep in poll() until a ring is a quarter full "
+	  "(default); spin: never sleep, for an isolated CPU; "
+	  "adaptive: spin, then short naps\n" },
+	{ "dump", OPT_DUMP, no_argument, NULL,
+	  "dump the flight recorder: the rings of a module recording "
+	  "in overwrite mode, oldest first; recording pauses while it "
+	  "reads\n" },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no status line, no summary unless events were lost\n" },
+	{ "help", 'h', no_argument, NULL, "this text\n" },
+	{ 0 },
+};
+
+static const struct optspec *const tables[] = { options, NULL };
 
 static void print_help(FILE *out)
 {
@@ -52,44 +112,9 @@ static void print_help(FILE *out)
 		"The module's settings are changed for the recording and put back\n"
 		"afterwards.  Needs root and schedrec.ko loaded.\n"
 		"\n"
-		"Options:\n"
-		"  -C, --cpu CPU        pin the drainer to CPU, its memory on CPU's\n"
-		"                       NUMA node (default: not pinned)\n"
-		"  -o, --output FILE    the trace, '-' for stdout (default schedrec.srec);\n"
-		"                       with '-', COMMAND's stdout goes to stderr\n"
-		"  -e, --events LIST    events to record, comma-separated, or 'all'\n"
-		"                       (default all): switch waking wakeup wakeup_new\n"
-		"                       migrate fork exec exit rename, and stack, which\n"
-		"                       'all' leaves out: the kernel stack of every\n"
-		"                       thread going off-CPU (the trace then holds\n"
-		"                       /proc/kallsyms to name it).\n"
-		STACK_COST
-		"  -d, --duration TIME  stop after TIME: 30, 1.5s, 500ms, 2m\n"
-		"  -p, --pid PID        keep only events of process PID's threads\n"
-		"                       (and switches and wakeups involving them)\n"
-		"      --tid TID        keep only events of thread TID\n"
-		"  -m, --buf-kb KB      per-CPU ring size in KiB, a power of two\n"
-		"                       (default: the module's buf_kb)\n"
-		"      --rotate SIZE    write a series of files of at most SIZE bytes\n"
-		"                       (K, M, G suffixes; at least 256K): -o run.srec\n"
-		"                       writes run.0001.srec, run.0002.srec...\n"
-		"      --keep N         with --rotate, keep only the N newest files\n"
-		"  -z, --compress[=N]   zlib-compress chunks, level N (default 1)\n"
-		"      --direct         write FILE with O_DIRECT, past the page cache,\n"
-		"                       in 1 MiB blocks: for rates the page cache\n"
-		"                       cannot take (with -m 65536, make bench drains\n"
-		"                       20 M records/s without loss this way).  Up to\n"
-		"                       a second of records waits in memory between\n"
-		"                       writes.  Where the file system refuses\n"
-		"                       O_DIRECT, a warning, and the page cache\n"
-		"      --wait=MODE      poll: sleep in poll() until a ring is a quarter\n"
-		"                       full (default); spin: never sleep, for an\n"
-		"                       isolated CPU; adaptive: spin, then short naps\n"
-		"      --dump           dump the flight recorder: the rings of a module\n"
-		"                       recording in overwrite mode, oldest first;\n"
-		"                       recording pauses while it reads\n"
-		"  -q, --quiet          no status line, no summary unless events were lost\n"
-		"  -h, --help           this text\n"
+		"Options:\n");
+	optspec_help(out, tables);
+	fprintf(out,
 		"\n"
 		"Exit status: 0 recorded, nothing lost; 1 recorded, but events were\n"
 		"lost (the summary says which CPUs lost how many and when); 2 wrong\n"
@@ -199,30 +224,96 @@ static int bad(const char *what, const char *value, const char *hint)
 	return -1;
 }
 
+/* An option getopt_long() returned: 0, 1 after --help, -1 after an error */
+static int parse_option(struct recopt *o, int opt)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case 'C':
+		if (parse_uint(optarg, 65535, &v))
+			return bad("CPU", optarg, "give a CPU number, e.g. -C 3");
+		o->cpu = v;
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case 'e':
+		if (parse_events(optarg, &o->events))
+			return bad("event list", optarg,
+				   "names from switch waking wakeup wakeup_new migrate fork exec exit rename stack, comma-separated, or all");
+		break;
+	case 'd':
+		if (parse_record_duration(optarg, &o->duration_ns))
+			return bad("duration", optarg, "e.g. 30, 1.5s, 500ms, 2m");
+		break;
+	case 'p':
+		if (parse_uint(optarg, 1u << 30, &v) || !v)
+			return bad("process id", optarg, "give a PID, e.g. -p 4242");
+		o->pid = v;
+		break;
+	case OPT_TID:
+		if (parse_uint(optarg, 1u << 30, &v) || !v)
+			return bad("thread id", optarg, "give a TID, e.g. --tid 4243");
+		o->tid = v;
+		break;
+	case 'm':
+		if (parse_uint(optarg, 262144, &v) || v < 4 ||
+		    (v & (v - 1)))
+			return bad("ring size", optarg, "a power of two from 4 to 262144 KiB");
+		o->buf_kb = v;
+		break;
+	case 'z':
+		o->zlib_level = 1;
+		if (optarg && (parse_uint(optarg, 9, &v) || !v))
+			return bad("compression level", optarg, "1 (fast) to 9 (small)");
+		if (optarg)
+			o->zlib_level = v;
+		break;
+	case OPT_WAIT:
+		if (!strcmp(optarg, "poll"))
+			o->wait = RECOPT_WAIT_POLL;
+		else if (!strcmp(optarg, "spin"))
+			o->wait = RECOPT_WAIT_SPIN;
+		else if (!strcmp(optarg, "adaptive"))
+			o->wait = RECOPT_WAIT_ADAPTIVE;
+		else
+			return bad("--wait mode", optarg, "poll, spin or adaptive");
+		break;
+	case OPT_DUMP:
+		o->dump = true;
+		break;
+	case OPT_ROTATE:
+		if (parse_size(optarg, &o->rotate_bytes) ||
+		    o->rotate_bytes < RECOPT_ROTATE_MIN)
+			return bad("--rotate size", optarg, "bytes with a K, M, G or T suffix, at least 256K, e.g. --rotate 256M");
+		break;
+	case OPT_KEEP:
+		if (parse_uint(optarg, 1000000, &v) || !v)
+			return bad("--keep count", optarg, "how many files to keep, at least 1, e.g. --keep 8");
+		o->keep = v;
+		break;
+	case OPT_DIRECT:
+		o->direct = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'h':
+		print_help(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "run 'schedrec record --help' for the options\n");
+		return -1;
+	}
+	return 0;
+}
+
 int recopt_parse(struct recopt *o, int argc, char **argv)
 {
-	enum { OPT_TID = 256, OPT_WAIT, OPT_DUMP, OPT_ROTATE, OPT_KEEP,
-	       OPT_DIRECT };
-	static const struct option longopts[] = {
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "buf-kb", required_argument, NULL, 'm' },
-		{ "compress", optional_argument, NULL, 'z' },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ "dump", no_argument, NULL, OPT_DUMP },
-		{ "rotate", required_argument, NULL, OPT_ROTATE },
-		{ "keep", required_argument, NULL, OPT_KEEP },
-		{ "direct", no_argument, NULL, OPT_DIRECT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	unsigned long v;
-	int opt;
+	struct option *longopts;
+	char shortopts[32];
+	int opt, ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->cpu = -1;
@@ -231,86 +322,20 @@ int recopt_parse(struct recopt *o, int argc, char **argv)
 	save_cmdline(o, argc, argv);
 	argv[0] = "schedrec record";	/* for getopt's messages */
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+C:o:e:d:p:m:z::qh", longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'C':
-			if (parse_uint(optarg, 65535, &v))
-				return bad("CPU", optarg, "give a CPU number, e.g. -C 3");
-			o->cpu = v;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'e':
-			if (parse_events(optarg, &o->events))
-				return bad("event list", optarg,
-					   "names from switch waking wakeup wakeup_new migrate fork exec exit rename stack, comma-separated, or all");
-			break;
-		case 'd':
-			if (parse_record_duration(optarg, &o->duration_ns))
-				return bad("duration", optarg, "e.g. 30, 1.5s, 500ms, 2m");
-			break;
-		case 'p':
-			if (parse_uint(optarg, 1u << 30, &v) || !v)
-				return bad("process id", optarg, "give a PID, e.g. -p 4242");
-			o->pid = v;
-			break;
-		case OPT_TID:
-			if (parse_uint(optarg, 1u << 30, &v) || !v)
-				return bad("thread id", optarg, "give a TID, e.g. --tid 4243");
-			o->tid = v;
-			break;
-		case 'm':
-			if (parse_uint(optarg, 262144, &v) || v < 4 ||
-			    (v & (v - 1)))
-				return bad("ring size", optarg, "a power of two from 4 to 262144 KiB");
-			o->buf_kb = v;
-			break;
-		case 'z':
-			o->zlib_level = 1;
-			if (optarg && (parse_uint(optarg, 9, &v) || !v))
-				return bad("compression level", optarg, "1 (fast) to 9 (small)");
-			if (optarg)
-				o->zlib_level = v;
-			break;
-		case OPT_WAIT:
-			if (!strcmp(optarg, "poll"))
-				o->wait = RECOPT_WAIT_POLL;
-			else if (!strcmp(optarg, "spin"))
-				o->wait = RECOPT_WAIT_SPIN;
-			else if (!strcmp(optarg, "adaptive"))
-				o->wait = RECOPT_WAIT_ADAPTIVE;
-			else
-				return bad("--wait mode", optarg, "poll, spin or adaptive");
-			break;
-		case OPT_DUMP:
-			o->dump = true;
-			break;
-		case OPT_ROTATE:
-			if (parse_size(optarg, &o->rotate_bytes) ||
-			    o->rotate_bytes < RECOPT_ROTATE_MIN)
-				return bad("--rotate size", optarg, "bytes with a K, M, G or T suffix, at least 256K, e.g. --rotate 256M");
-			break;
-		case OPT_KEEP:
-			if (parse_uint(optarg, 1000000, &v) || !v)
-				return bad("--keep count", optarg, "how many files to keep, at least 1, e.g. --keep 8");
-			o->keep = v;
-			break;
-		case OPT_DIRECT:
-			o->direct = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			print_help(stdout);
-			return 1;
-		default:
-			fprintf(stderr, "run 'schedrec record --help' for the options\n");
-			return -1;
-		}
+	longopts = optspec_getopt(tables, "+", shortopts, sizeof(shortopts));
+	if (!longopts) {
+		tool_error("record", ENOMEM, "cannot start");
+		return -1;
 	}
+	while ((opt = getopt_long(argc, argv, shortopts, longopts,
+				  NULL)) != -1) {
+		ret = parse_option(o, opt);
+		if (ret)
+			break;
+	}
+	free(longopts);
+	if (ret)
+		return ret;
 	if (optind < argc)
 		o->argv = argv + optind;
 	if (o->dump && (o->argv || o->duration_ns || o->pid || o->tid ||

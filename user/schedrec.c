@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "modversion.h"
+#include "optspec.h"
 #include "uapi/schedrec.h"
 #include "verbs.h"
 
@@ -26,6 +27,15 @@ static const struct verb verbs[] = {
 	{ "export", cmd_export, "write a trace for Perfetto, SchedDisplay (schedlog),\n"
 	  "           as CSV, or as OpenMetrics for Prometheus" },
 };
+
+static const struct optspec options[] = {
+	{ "help", 'h', no_argument, NULL, "this text\n" },
+	{ "version", 'V', no_argument, NULL,
+	  "the versions and ABI of this tool and of the loaded module\n" },
+	{ 0 },
+};
+
+static const struct optspec *const tables[] = { options, NULL };
 
 static void print_help(FILE *out)
 {
@@ -48,9 +58,8 @@ static void print_help(FILE *out)
 		"  schedrec record -C 1 -o run.srec -- sleep 1\n"
 		"  schedrec report offcpu run.srec --top 10\n"
 		"\n"
-		"Options:\n"
-		"  -h, --help     this text\n"
-		"  -V, --version  the versions and ABI of this tool and of the loaded module\n");
+		"Options:\n");
+	optspec_help(out, tables);
 }
 
 /*
@@ -91,19 +100,25 @@ static int print_version(void)
 
 int main(int argc, char **argv)
 {
+	const struct optspec *o;
 	size_t i;
 
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
+	o = optspec_word(options, argv[1]);
+	if ((o && o->key == 'h') || !strcmp(argv[1], "help")) {
 		print_help(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+	if (o && o->key == 'V')
 		return print_version();
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "schedrec: unknown option '%s'; run 'schedrec --help' for the options\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
 	for (i = 0; i < ARRAY_SIZE(verbs); i++)
 		if (!strcmp(argv[1], verbs[i].name))
 			return verbs[i].run(argc - 1, argv + 1);

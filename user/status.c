@@ -6,14 +6,23 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "modstate.h"
+#include "optspec.h"
 #include "procfile.h"
 #include "uapi/schedrec.h"
 
 static const char *const event_names[] = SCHEDREC_EVENT_NAMES;
+
+static const struct optspec options[] = {
+	{ "help", 'h', no_argument, NULL, "this text\n" },
+	{ 0 },
+};
+
+static const struct optspec *const tables[] = { options, NULL };
 
 static void print_help(FILE *out)
 {
@@ -28,8 +37,9 @@ static void print_help(FILE *out)
 		"  fill         bytes waiting for a reader, as %% of the ring\n"
 		"  peak         the highest fill seen, as %% of the ring\n"
 		"\n"
-		"Options:\n"
-		"  -h, --help   this text\n"
+		"Options:\n");
+	optspec_help(out, tables);
+	fprintf(out,
 		"\n"
 		"Exit status: 0 loaded; 3 not loaded, not readable (run as root),\n"
 		"or speaking another ABI than this schedrec (see schedrec --version).\n"
@@ -60,22 +70,27 @@ static double pct(uint64_t part, uint64_t whole)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
 	struct procfile_stats st;
 	struct modversion mv;
+	struct option *opts;
+	char shortopts[8];
 	unsigned int cpu;
 	uint64_t ring;
 	int opt, ret;
 
+	opts = optspec_getopt(tables, "", shortopts, sizeof(shortopts));
+	if (!opts) {
+		tool_error("status", ENOMEM, "cannot start");
+		return EXIT_FAIL;
+	}
 	argv[0] = "schedrec status";	/* for getopt's messages */
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			print_help(stdout);
-			return EXIT_OK;
-		}
+	opt = getopt_long(argc, argv, shortopts, opts, NULL);
+	free(opts);
+	if (opt == 'h') {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	if (opt != -1) {
 		fprintf(stderr, "run 'schedrec status --help' for what it shows\n");
 		return EXIT_USAGE;
 	}

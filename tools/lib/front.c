@@ -13,15 +13,29 @@
 #include "toolerr.h"
 #include "tracepass.h"
 
-static const struct option shared_options[] = {
-	{ "range", required_argument, NULL, FRONT_OPT_RANGE },
-	{ "pid", required_argument, NULL, FRONT_OPT_PID },
-	{ "tid", required_argument, NULL, FRONT_OPT_TID },
-	{ "comm", required_argument, NULL, FRONT_OPT_COMM },
-	{ "cpu", required_argument, NULL, FRONT_OPT_CPU },
-	{ "strict", no_argument, NULL, FRONT_OPT_STRICT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
+const struct optspec front_select_options[] = {
+	{ "range", FRONT_OPT_RANGE, required_argument, "START:END",
+	  "only the window [START, END) in seconds since the start; a "
+	  "side may be empty (12.5:13, :5, 3:)\n" },
+	{ "pid", FRONT_OPT_PID, required_argument, "PID[,PID]",
+	  "only the threads of these processes (10-12 for a range)\n" },
+	{ "tid", FRONT_OPT_TID, required_argument, "TID[,TID]",
+	  "only these threads (ranges too)\n" },
+	{ "comm", FRONT_OPT_COMM, required_argument, "REGEX",
+	  "only threads whose name (at the time) matches this POSIX "
+	  "extended regex\n" },
+	{ 0 },
+};
+
+const struct optspec front_reading_options[] = {
+	{ "strict", FRONT_OPT_STRICT, no_argument, NULL,
+	  "a corrupt chunk in the trace is an error that ends the "
+	  "reading (exit status 1), a damaged header section one that "
+	  "refuses the trace (3): not a warning and a skip\n" },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no warnings or progress on stderr\n" },
+	{ "help", 'h', no_argument, NULL, "this text\n" },
+	{ 0 },
 };
 
 void front_vusage_error(const char *verb, const char *name, const char *fmt,
@@ -39,48 +53,6 @@ void front_usage_error(const struct front *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	front_vusage_error(f->verb, f->name, fmt, ap);
 	va_end(ap);
-}
-
-static size_t count_options(const struct option *opts)
-{
-	size_t n = 0;
-
-	while (opts && opts[n].name)
-		n++;
-	return n;
-}
-
-struct option *front_options(const struct option *own,
-			     const struct option *more)
-{
-	size_t n = ARRAY_SIZE(shared_options), m = count_options(own);
-	size_t k = count_options(more);
-	struct option *opts = calloc(n + m + k + 1, sizeof(*opts));
-
-	if (!opts)
-		return NULL;
-	memcpy(opts, shared_options, sizeof(shared_options));
-	if (m)
-		memcpy(opts + n, own, m * sizeof(*opts));
-	if (k)
-		memcpy(opts + n + m, more, k * sizeof(*opts));
-	return opts;
-}
-
-void front_short_options(const struct option *opts, char *buf, size_t size)
-{
-	size_t len = snprintf(buf, size, ":"), i;
-
-	for (i = 0; opts[i].name; i++) {
-		int key = opts[i].val;
-
-		if (key > ' ' && key < 0x7f && len + 3 < size) {
-			buf[len++] = key;
-			if (opts[i].has_arg == required_argument)
-				buf[len++] = ':';
-			buf[len] = '\0';
-		}
-	}
 }
 
 int front_parse(struct front *f, int key, char *const argv[])

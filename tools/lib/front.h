@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "optspec.h"
 #include "progress.h"
 #include "schedmodel.h"
 #include "select.h"
@@ -32,22 +33,15 @@ enum {
 	FRONT_OPT_OWN,
 };
 
-/* The help of the shared options, but --cpu: what a CPU selects differs */
-#define FRONT_HELP_SELECT						\
-	"  --range START:END  only the window [START, END) in seconds since the\n" \
-	"                     start; a side may be empty (12.5:13, :5, 3:)\n" \
-	"  --pid PID[,PID]    only the threads of these processes (10-12 for\n" \
-	"                     a range)\n"					\
-	"  --tid TID[,TID]    only these threads (ranges too)\n"		\
-	"  --comm REGEX       only threads whose name (at the time) matches this\n" \
-	"                     POSIX extended regex\n"
-#define FRONT_HELP_READING						\
-	"  --strict           a corrupt chunk in the trace is an error that\n" \
-	"                     ends the reading (exit status 1), a damaged\n" \
-	"                     header section one that refuses the trace (3):\n" \
-	"                     not a warning and a skip\n"			\
-	"  -q, --quiet        no warnings or progress on stderr\n"	\
-	"  -h, --help         this text\n"
+/*
+ * The shared options but --cpu, whose help differs (a front lists it
+ * in a table of its own with the key FRONT_OPT_CPU): what selects the
+ * threads and the window, to list first; how the trace is read, -q and
+ * -h, to list last.  {0} terminated (optspec.h).
+ */
+extern const struct optspec front_select_options[];
+extern const struct optspec front_reading_options[];
+
 /* How the selections combine; after the options. */
 #define FRONT_HELP_COMBINE						\
 	"--pid and --tid add threads (a thread is kept if either names it);\n" \
@@ -84,17 +78,6 @@ void front_vusage_error(const char *verb, const char *name, const char *fmt,
 			va_list ap);
 __printf(2, 3)
 void front_usage_error(const struct front *f, const char *fmt, ...);
-
-/*
- * The table for getopt_long(): the shared options, then @own (the
- * front's), then @more (the report's or the format's, NULL for none),
- * both {0} terminated.  free() it; NULL on ENOMEM.
- */
-struct option *front_options(const struct option *own,
-			     const struct option *more);
-
-/* getopt's short options of @opts: each whose key is a letter. */
-void front_short_options(const struct option *opts, char *buf, size_t size);
 
 /*
  * The option getopt_long() just returned, @key (its argument optarg, its
