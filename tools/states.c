@@ -34,7 +34,6 @@ struct states_thread {
 struct states {
 	struct report_ctx *ctx;
 	bool usurpers_csv;
-	unsigned char column[256];	/* of each state letter */
 	struct per_task threads;	/* struct states_thread */
 	/* (thread, usurper): count preemptions, ns held; other NULL: idle */
 	struct task_pairs usurpers;
@@ -52,19 +51,11 @@ static const struct optspec states_options[] = {
 	{ 0 },
 };
 
-/* The column of each state letter, the last ('?') for any other byte. */
-static void state_columns(struct states *s)
+static unsigned int state_index(char state)
 {
-	unsigned int i;
+	const char *p = state ? strchr(state_letters, state) : NULL;
 
-	memset(s->column, NR_STATES - 1, sizeof(s->column));
-	for (i = 0; i < NR_STATES; i++)
-		s->column[(unsigned char)state_letters[i]] = i;
-}
-
-static unsigned int state_index(const struct states *s, char state)
-{
-	return s->column[(unsigned char)state];
+	return p ? (unsigned int)(p - state_letters) : NR_STATES - 1;
 }
 
 static int states_parse(void *priv, const struct report_ctx *ctx, int key,
@@ -118,7 +109,7 @@ static void on_offcpu(void *arg, const struct offcpu_iv *iv)
 		return;
 	row = thread_of(s, iv->task);
 	if (row)
-		row->offcpu[state_index(s, iv->state)] += iv->end - iv->start;
+		row->offcpu[state_index(iv->state)] += iv->end - iv->start;
 }
 
 static void on_switchout(void *arg, const struct switchout_ev *ev)
@@ -131,7 +122,7 @@ static void on_switchout(void *arg, const struct switchout_ev *ev)
 	row = thread_of(s, ev->task);
 	if (!row)
 		return;
-	row->switchouts[state_index(s, ev->state)]++;
+	row->switchouts[state_index(ev->state)]++;
 	if (ev->state == 'R' &&
 	    task_pair_add(&s->usurpers, ev->task, ev->next, 1, 0))
 		s->failed = true;
@@ -176,7 +167,6 @@ static int states_start(void *priv, struct report_ctx *ctx)
 		return -EINVAL;
 	}
 	s->ctx = ctx;
-	state_columns(s);
 	s->threads.size = sizeof(struct states_thread);
 	return schedmodel_add_handler(ctx->front.model, &h);
 }
@@ -199,7 +189,7 @@ struct ranked {
 /* What a thread wanted of the CPUs: its time on one or runnable. */
 static uint64_t demand(const struct states_thread *row)
 {
-	return row->oncpu + row->offcpu[0];	/* R, state_letters[0] */
+	return row->oncpu + row->offcpu[state_index('R')];
 }
 
 static int compare_ranked(const void *a, const void *b)
