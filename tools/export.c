@@ -36,6 +36,11 @@ static const struct optspec output_options[] = {
 	{ 0 },
 };
 
+/* The options of every format, in the order --help lists them */
+static const struct optspec *const common_options[] = {
+	output_options, front_select_options, front_reading_options, NULL,
+};
+
 /* What --help says of every format after their options */
 static const char common_help[] =
 	"\n"
@@ -50,16 +55,10 @@ static const char common_help[] =
 	"what could be read is exported; 2 a usage error; 3 the trace cannot\n"
 	"be read or the output cannot be written.\n";
 
-/* The options of every format, in the order --help lists them */
 static void print_common(FILE *f)
 {
-	const struct optspec *const tables[] = {
-		output_options, front_select_options, front_reading_options,
-		NULL,
-	};
-
 	fprintf(f, "Options:\n");
-	optspec_help(f, tables);
+	optspec_help(f, common_options);
 	fputs(common_help, f);
 }
 
@@ -369,10 +368,6 @@ static int run_export(const struct export_format *fmt,
 int cmd_export(int argc, char **argv)
 {
 	struct export_ctx ctx = { .front.verb = "export" };
-	const struct optspec *tables[] = {
-		output_options, front_select_options, front_reading_options,
-		NULL, NULL,
-	};
 	const struct export_format *fmt;
 	struct option *opts;
 	void *priv = NULL;
@@ -398,8 +393,8 @@ int cmd_export(int argc, char **argv)
 	}
 	ctx.front.name = fmt->name;
 	priv = calloc(1, fmt->priv_size ? fmt->priv_size : 1);
-	tables[3] = fmt->options;
-	opts = optspec_getopt(tables, ":", shortopts, sizeof(shortopts));
+	opts = front_getopt(common_options, fmt->options, shortopts,
+			    sizeof(shortopts));
 	if (!priv || !opts) {
 		free(priv);
 		free(opts);

@@ -739,10 +739,6 @@ int cmd_report(int argc, char **argv)
 		.front.verb = "report", .out = stdout,
 	};
 	const struct report *r;
-	const struct optspec *tables[] = {
-		front_select_options, output_options, front_reading_options,
-		NULL, NULL,
-	};
 	struct option *opts;
 	void *priv = NULL;
 	char shortopts[32];
@@ -766,8 +762,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ctx.front.name = r->name;
-	tables[3] = r->options;
-	opts = optspec_getopt(tables, ":", shortopts, sizeof(shortopts));
+	opts = front_getopt(common_options, r->options, shortopts,
+			    sizeof(shortopts));
 	priv = calloc(1, r->priv_size ? r->priv_size : 1);
 	if (!opts || !priv) {
 		free(opts);

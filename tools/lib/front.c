@@ -55,6 +55,25 @@ void front_usage_error(const struct front *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+struct option *front_getopt(const struct optspec *const *common,
+			    const struct optspec *own, char *shortopts,
+			    size_t size)
+{
+	const struct optspec *tables[8];
+	size_t n;
+
+	for (n = 0; common[n]; n++) {
+		if (n + 2 >= ARRAY_SIZE(tables)) {
+			errno = EINVAL;
+			return NULL;
+		}
+		tables[n] = common[n];
+	}
+	tables[n++] = own;
+	tables[n] = NULL;
+	return optspec_getopt(tables, ":", shortopts, size);
+}
+
 int front_parse(struct front *f, int key, char *const argv[])
 {
 	static const char *const names[] = {

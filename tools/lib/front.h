@@ -80,6 +80,17 @@ __printf(2, 3)
 void front_usage_error(const struct front *f, const char *fmt, ...);
 
 /*
+ * getopt_long()'s table of a front's options: its @common tables (a
+ * NULL-terminated list of at most 6), then @own, the report's or the
+ * format's (NULL for none); in @shortopts their short options, after
+ * ':' (a missing value is ':', not '?').  free() it; NULL on ENOMEM, or
+ * EINVAL if @size or the list is too short.
+ */
+struct option *front_getopt(const struct optspec *const *common,
+			    const struct optspec *own, char *shortopts,
+			    size_t size);
+
+/*
  * The option getopt_long() just returned, @key (its argument optarg, its
  * word argv[optind - 1]): a shared one into the context, or the usage
  * error of an unknown option or a missing value ('?', ':').  0, -EINVAL
