@@ -55,12 +55,37 @@ int schedrec_set_enabled(bool on)
 	return ret;
 }
 
-/* Copy a short write from userspace as a NUL-terminated string. */
+/*
+ * Copy a write from userspace as a NUL-terminated string, all of it: a
+ * write that is empty, too long for any control file, or holds a NUL is
+ * refused, so what is parsed is the whole of what was written.
+ */
 static char *control_copy(const char __user *ubuf, size_t count)
 {
+	char *buf;
+
 	if (!count || count >= CONTROL_WRITE_MAX)
 		return ERR_PTR(-EINVAL);
-	return memdup_user_nul(ubuf, count);
+	buf = memdup_user_nul(ubuf, count);
+	if (!IS_ERR(buf) && strlen(buf) != count) {
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	return buf;
+}
+
+/* A whole write as a decimal number (a newline may end it), or -EINVAL. */
+static int control_uint(const char __user *ubuf, size_t count,
+			unsigned int *val)
+{
+	char *buf = control_copy(ubuf, count);
+	int ret;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = kstrtouint(buf, 10, val) ? -EINVAL : 0;
+	kfree(buf);
+	return ret;
 }
 
 static int enable_show(struct seq_file *m, void *v)
@@ -75,8 +100,10 @@ static ssize_t enable_write(struct file *file, const char __user *ubuf,
 	unsigned int val;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 10, &val);
-	if (ret || val > 1)
+	ret = control_uint(ubuf, count, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
 		return -EINVAL;
 	mutex_lock(&schedrec.lock);
 	ret = schedrec_set_enabled(val);
@@ -221,8 +248,10 @@ static ssize_t buf_kb_write(struct file *file, const char __user *ubuf,
 	unsigned int kb;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &kb);
-	if (ret || !schedrec_buf_kb_valid(kb))
+	ret = control_uint(ubuf, count, &kb);
+	if (ret)
+		return ret;
+	if (!schedrec_buf_kb_valid(kb))
 		return -EINVAL;
 	mutex_lock(&schedrec.lock);
 	if (schedrec.enabled || atomic_read(&schedrec.readers))
@@ -380,8 +409,11 @@ static ssize_t sync_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
 	unsigned int val;
+	int ret = control_uint(ubuf, count, &val);
 
-	if (kstrtouint_from_user(ubuf, count, 10, &val) || val != 1)
+	if (ret)
+		return ret;
+	if (val != 1)
 		return -EINVAL;
 	synchronize_rcu();
 	return count;

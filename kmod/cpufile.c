@@ -26,10 +26,13 @@ static int cpufile_open(struct inode *inode, struct file *file)
 		return -ENODEV;
 	mutex_lock(&schedrec.lock);
 	ring = schedrec_ring(cpu);
-	if (test_and_set_bit(0, &ring->open_flag))
+	if (test_and_set_bit(0, &ring->open_flag)) {
 		ret = -EBUSY;
-	else
+	} else {
 		atomic_inc(&schedrec.readers);
+		/* whatever the last reader wrote over them */
+		schedrec_ring_ctrl_identify(ring);
+	}
 	mutex_unlock(&schedrec.lock);
 	if (ret) {
 		module_put(THIS_MODULE);

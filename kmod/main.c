@@ -46,6 +46,9 @@ static int __init schedrec_init(void)
 	if (ret)
 		return ret;
 	schedrec.buf_kb = buf_kb;
+	ret = schedrec_rings_hotplug_init();
+	if (ret)
+		goto fail;
 	proc_dir = proc_mkdir("schedrec", NULL);
 	if (!proc_dir) {
 		ret = -ENOMEM;
@@ -59,6 +62,7 @@ static int __init schedrec_init(void)
 	return 0;
 fail:
 	proc_remove(proc_dir);
+	schedrec_rings_hotplug_exit();
 	schedrec_rings_free();
 	return ret;
 }
@@ -70,6 +74,7 @@ static void __exit schedrec_exit(void)
 	mutex_lock(&schedrec.lock);
 	schedrec_set_enabled(false);
 	mutex_unlock(&schedrec.lock);
+	schedrec_rings_hotplug_exit();
 	schedrec_rings_free();
 }
 

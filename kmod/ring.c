@@ -6,6 +6,8 @@
  * IRQs off around the store, so producer state needs no atomics: only the
  * published head (release) and the consumer's tail (acquire) cross CPUs.
  */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
 #include <linux/mm.h>
@@ -18,6 +20,16 @@
 DEFINE_PER_CPU(struct schedrec_ring *, schedrec_this_ring);
 
 static struct schedrec_ring **rings;
+
+/*
+ * A CPU on its way down queues no reader wakeup: its irq_work thread (on
+ * PREEMPT_RT, where our irq_work runs) is parked soon, and a wakeup queued
+ * then would wait there until the CPU came back, and with it every
+ * irq_work_sync() of a stop or an unload.  Set on this CPU by
+ * ring_cpu_down(), cleared by ring_cpu_up().
+ */
+static DEFINE_PER_CPU(bool, ring_no_wakeup);
+static int ring_cpuhp_state = -1;
 
 struct schedrec_ring *schedrec_ring(unsigned int cpu)
 {
@@ -98,7 +110,8 @@ static void ring_publish(struct schedrec_ring *ring, u64 new_head, u64 tail)
 		ring->peak = used;
 	/* Wake readers once per crossing, from IRQ work, never from here. */
 	if (ring->mode == SCHEDREC_MODE_STREAM &&
-	    old_used < ring->watermark && used >= ring->watermark)
+	    old_used < ring->watermark && used >= ring->watermark &&
+	    !__this_cpu_read(ring_no_wakeup))
 		irq_work_queue(&ring->wakeup_work);
 }
 
@@ -241,11 +254,38 @@ static struct schedrec_ring *ring_alloc(unsigned int cpu, u64 size)
 	ring->watermark = size / 4;
 	init_irq_work(&ring->wakeup_work, ring_wakeup);
 	init_waitqueue_head(&ring->wait);
-	ring->ctrl->abi_version = SCHEDREC_ABI_VERSION;
-	ring->ctrl->cpu = cpu;
-	ring->ctrl->page_size = PAGE_SIZE;
-	ring->ctrl->data_size = size;
+	schedrec_ring_ctrl_identify(ring);
 	return ring;
+}
+
+/*
+ * The control page's fields that describe the ring, written again: a
+ * reader may have scribbled on them through its writable mapping, and the
+ * next reader must find them true.
+ */
+void schedrec_ring_ctrl_identify(struct schedrec_ring *ring)
+{
+	WRITE_ONCE(ring->ctrl->abi_version, SCHEDREC_ABI_VERSION);
+	WRITE_ONCE(ring->ctrl->cpu, ring->cpu);
+	WRITE_ONCE(ring->ctrl->page_size, PAGE_SIZE);
+	WRITE_ONCE(ring->ctrl->data_size, ring->size);
+	WRITE_ONCE(ring->ctrl->mode, ring->mode);
+}
+
+static void rings_free_locked(void)
+{
+	unsigned int cpu;
+
+	/* under cpus_read_lock() */
+	if (!rings)
+		return;
+	for_each_possible_cpu(cpu) {
+		per_cpu(schedrec_this_ring, cpu) = NULL;
+		irq_work_sync(&rings[cpu]->wakeup_work);
+		ring_free(rings[cpu]);
+	}
+	kfree(rings);
+	rings = NULL;
 }
 
 /*
@@ -265,10 +305,13 @@ int schedrec_rings_alloc(u64 size)
 		if (!fresh[cpu])
 			goto fail;
 	}
-	schedrec_rings_free();
+	/* the hotplug callbacks see the old rings or the new, never neither */
+	cpus_read_lock();
+	rings_free_locked();
 	rings = fresh;
 	for_each_possible_cpu(cpu)
 		per_cpu(schedrec_this_ring, cpu) = rings[cpu];
+	cpus_read_unlock();
 	return 0;
 fail:
 	for_each_possible_cpu(cpu)
@@ -279,17 +322,54 @@ fail:
 
 void schedrec_rings_free(void)
 {
-	unsigned int cpu;
+	cpus_read_lock();
+	rings_free_locked();
+	cpus_read_unlock();
+}
 
-	if (!rings)
-		return;
-	for_each_possible_cpu(cpu) {
-		per_cpu(schedrec_this_ring, cpu) = NULL;
-		irq_work_sync(&rings[cpu]->wakeup_work);
-		ring_free(rings[cpu]);
-	}
-	kfree(rings);
-	rings = NULL;
+/*
+ * On the CPU going down, before its irq_work thread is parked (an AP
+ * state, run there by its hotplug thread): queue no more wakeups here, and
+ * let those queued run.  Any ring's: a stop writing LOST records queues
+ * on the CPU it runs on.  The rings cannot change meanwhile: they change
+ * under cpus_read_lock(), and hotplug holds the write side.
+ */
+static int ring_cpu_down(unsigned int cpu)
+{
+	unsigned int i;
+
+	__this_cpu_write(ring_no_wakeup, true);
+	if (rings)
+		for_each_possible_cpu(i)
+			irq_work_sync(&rings[i]->wakeup_work);
+	return 0;
+}
+
+/* Back online: wakeups again, and its reader woken for what came meanwhile. */
+static int ring_cpu_up(unsigned int cpu)
+{
+	__this_cpu_write(ring_no_wakeup, false);
+	if (rings)
+		wake_up_interruptible(&rings[cpu]->wait);
+	return 0;
+}
+
+int schedrec_rings_hotplug_init(void)
+{
+	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "schedrec:online",
+				    ring_cpu_up, ring_cpu_down);
+
+	if (ret < 0)
+		return ret;
+	ring_cpuhp_state = ret;
+	return 0;
+}
+
+void schedrec_rings_hotplug_exit(void)
+{
+	if (ring_cpuhp_state >= 0)
+		cpuhp_remove_state(ring_cpuhp_state);
+	ring_cpuhp_state = -1;
 }
 
 /* Start a new recording: every position, sequence and counter from zero. */
@@ -310,7 +390,7 @@ void schedrec_rings_reset(u32 mode)
 		ring->bytes = 0;
 		ring->peak = 0;
 		ring->mode = mode;
-		WRITE_ONCE(ring->ctrl->mode, mode);
+		schedrec_ring_ctrl_identify(ring);
 		WRITE_ONCE(ring->ctrl->head, 0);
 		WRITE_ONCE(ring->ctrl->oldest, 0);
 		WRITE_ONCE(ring->ctrl->lost, 0);
@@ -334,7 +414,10 @@ void schedrec_rings_stop(void)
 		if (ring->pending_lost) {
 			u64 tail = ring_clamped_tail(ring, ring->head);
 
+			/* its wakeup, if any, is queued on the CPU it checked */
+			preempt_disable();
 			ring_emit_lost(ring, tail, ktime_get_mono_fast_ns());
+			preempt_enable();
 		}
 		irq_work_sync(&ring->wakeup_work);
 		wake_up_interruptible_all(&ring->wait);

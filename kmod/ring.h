@@ -53,6 +53,10 @@ int schedrec_rings_alloc(u64 size);
 void schedrec_rings_free(void);
 void schedrec_rings_reset(u32 mode);
 void schedrec_rings_stop(void);
+/* Wakeups never left on a CPU going down: a stop or unload never waits for one. */
+int schedrec_rings_hotplug_init(void);
+void schedrec_rings_hotplug_exit(void);
+void schedrec_ring_ctrl_identify(struct schedrec_ring *ring);
 
 /*
  * The producer's hot path; callers run with IRQs off on the ring's CPU.

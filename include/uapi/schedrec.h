@@ -266,7 +266,9 @@ struct schedrec_stack {
  *
  *   [0, P)            struct schedrec_ring_ctrl, in a page of its own.
  *                     It may be mapped PROT_READ|PROT_WRITE; userspace
- *                     writes only @tail.
+ *                     writes only @tail.  The fields that describe the
+ *                     ring (@abi_version to @data_size) are written again
+ *                     at every open and every start of recording.
  *   [P, P + size)     the data area, @data_size bytes, a power of two.  It
  *                     may only be mapped read-only: a writable mapping (or
  *                     one that could become writable) is refused with EPERM.

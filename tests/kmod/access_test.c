@@ -198,6 +198,62 @@ TEST_F(access, control_page)
 	}
 }
 
+/* Every field of @ctrl the kernel writes, to garbage. */
+static void scribble(struct schedrec_ring_ctrl *ctrl)
+{
+	ctrl->abi_version = 0xdeadbeef;
+	ctrl->cpu = 0xdeadbeef;
+	ctrl->page_size = 3;
+	ctrl->data_size = 12345;
+	ctrl->mode = 77;
+}
+
+static void expect_ctrl_true(struct __test_metadata *_metadata,
+			     const struct schedrec_ring_ctrl *ctrl, int cpu,
+			     long page, size_t data_size, const char *when)
+{
+	EXPECT_EQ((__u32)SCHEDREC_ABI_VERSION, ctrl->abi_version)
+		TH_LOG("%s", when);
+	EXPECT_EQ((__u32)cpu, ctrl->cpu) TH_LOG("%s", when);
+	EXPECT_EQ((__u32)page, ctrl->page_size) TH_LOG("%s", when);
+	EXPECT_EQ(data_size, ctrl->data_size) TH_LOG("%s", when);
+	EXPECT_EQ((__u32)SCHEDREC_MODE_STREAM, ctrl->mode) TH_LOG("%s", when);
+}
+
+/*
+ * Garbage a reader writes over the fields that describe the ring does not
+ * outlive it: the next open finds them true, and so does a reader after
+ * the next start of recording.
+ */
+TEST_F(access, control_page_garbage_rewritten)
+{
+	const char *path = SCHEDREC_PROC_DIR "/cpu/0";
+	struct schedrec_ring_ctrl *ctrl;
+
+	self->fd = open(path, O_RDWR);
+	ASSERT_LE(0, self->fd);
+	ctrl = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    self->fd, 0);
+	ASSERT_NE(MAP_FAILED, ctrl);
+	scribble(ctrl);
+	ASSERT_EQ(0, procfile_write("events", "none"));
+	ASSERT_EQ(0, sr_enable(true));
+	expect_ctrl_true(_metadata, ctrl, 0, self->page, self->data_size,
+			 "after enable");
+	ASSERT_EQ(0, sr_enable(false));
+	scribble(ctrl);
+	EXPECT_EQ(0, munmap(ctrl, self->page));
+	close(self->fd);
+
+	self->fd = open(path, O_RDONLY);
+	ASSERT_LE(0, self->fd);
+	ctrl = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, ctrl);
+	expect_ctrl_true(_metadata, ctrl, 0, self->page, self->data_size,
+			 "after a new open");
+	EXPECT_EQ(0, munmap(ctrl, self->page));
+}
+
 /*
  * A reader that opened its CPU file read-only may still map the ring
  * read-only: nothing in it would let it write.

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -313,6 +314,95 @@ TEST_F(control, buf_kb_parsing)
 	EXPECT_EQ(4u, buf_kb());
 	EXPECT_EQ(0, procfile_write("buf_kb", "1024"));
 	EXPECT_EQ(1024u, buf_kb());
+}
+
+/* Write @len bytes of @data to control file @name in one write(): 0 or -errno. */
+static int write_bytes(const char *name, const void *data, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd, err;
+
+	snprintf(path, sizeof(path), SCHEDREC_PROC_DIR "/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	err = n < 0 ? -errno : n == (ssize_t)len ? 0 : -EIO;
+	close(fd);
+	return err;
+}
+
+struct hostile_write {
+	const char *file;
+	const char *data;
+	size_t len;
+};
+
+/* @data is a literal: its bytes, embedded NULs too */
+#define HOSTILE(file, data)	{ file, data, sizeof(data) - 1 }
+
+/* Each would change a setting if its first bytes were all that was read. */
+static const struct hostile_write hostile_writes[] = {
+	HOSTILE("enable", "1\0junk"),
+	HOSTILE("enable", "1\0"),
+	HOSTILE("enable", "1 junk"),
+	HOSTILE("enable", "1\n\n"),
+	HOSTILE("events", "switch\0junk"),
+	HOSTILE("events", "all\0"),
+	HOSTILE("mode", "overwrite\0x"),
+	HOSTILE("mode", "overwrite\nx"),
+	HOSTILE("buf_kb", "8\0junk"),
+	HOSTILE("buf_kb", "010"),
+	HOSTILE("buf_kb", "0x10"),
+	HOSTILE("buf_kb", " 8"),
+	HOSTILE("sync", "1\0junk"),
+};
+
+/*
+ * A write is understood as a whole or refused: an embedded NUL, junk after
+ * a number, a number in another base, a valid value followed by 1 MiB:
+ * each EINVAL, and nothing changes.
+ */
+TEST_F(control, hostile_writes_refused_whole)
+{
+	static const char *const files[] = { "enable", "events", "mode",
+					     "buf_kb", "sync" };
+	static const char *const values[] = { "1", "switch", "overwrite",
+					      "8", "1" };
+	size_t big = 1 << 20, i;
+	struct procfile_stats before;
+	char *buf = malloc(big);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, procfile_write("events", "none"));
+	ASSERT_EQ(0, procfile_stats_read(&before));
+	for (i = 0; i < ARRAY_SIZE(hostile_writes); i++) {
+		const struct hostile_write *w = &hostile_writes[i];
+		size_t len = w->len;
+
+		EXPECT_EQ(-EINVAL, write_bytes(w->file, w->data, len))
+			TH_LOG("%s: write %zu bytes \"%s\"...", w->file, len,
+			       w->data);
+		EXPECT_STREQ("", sr_settings_changed(&before))
+			TH_LOG("%s: changed by \"%s\"...", w->file, w->data);
+	}
+	memset(buf, 'x', big);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		memcpy(buf, values[i], strlen(values[i]));
+		buf[strlen(values[i])] = '\n';
+		EXPECT_EQ(-EINVAL, write_bytes(files[i], buf, big))
+			TH_LOG("%s: \"%s\" then 1 MiB", files[i], values[i]);
+		EXPECT_STREQ("", sr_settings_changed(&before))
+			TH_LOG("%s: changed by \"%s\" then 1 MiB", files[i],
+			       values[i]);
+		/* all junk again for the next */
+		memset(buf, 'x', strlen(values[i]) + 1);
+	}
+	EXPECT_EQ(0, write_bytes("buf_kb", "8\n", 2));
+	EXPECT_EQ(8u, buf_kb());
+	procfile_stats_free(&before);
+	free(buf);
 }
 
 TEST_F(control, buf_kb_busy_while_recording)
