@@ -2,10 +2,14 @@
 /*
  * The module's settings as a whole: read, change in a safe order, restore.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -81,6 +85,9 @@ int modstate_apply(const struct modstate *want, const struct modstate *cur,
 	char value[32];
 	int ret;
 
+	if (want->enabled == cur->enabled && want->overwrite == cur->overwrite &&
+	    want->buf_kb == cur->buf_kb && want->events == cur->events)
+		return 0;
 	if (cur->enabled) {
 		ret = set("enable", "0", what);
 		if (ret)
@@ -106,4 +113,108 @@ int modstate_apply(const struct modstate *want, const struct modstate *cur,
 	if (want->enabled)
 		return set("enable", "1", what);
 	return 0;
+}
+
+void modstate_undo(struct modstate *back, const struct modstate *found,
+		   const struct modstate *set, const struct modstate *cur)
+{
+	*back = *cur;
+	if (cur->enabled && !set->enabled)
+		return;
+	if (cur->enabled == set->enabled)
+		back->enabled = found->enabled;
+	if (cur->overwrite == set->overwrite)
+		back->overwrite = found->overwrite;
+	if (cur->buf_kb == set->buf_kb)
+		back->buf_kb = found->buf_kb;
+	if (cur->events == set->events)
+		back->events = found->events;
+}
+
+/* Who holds the flock() of the file with inode @ino: /proc/locks says. */
+static pid_t lock_holder(ino_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	unsigned long long i;
+	char line[256], kind[16];
+	pid_t pid = 0;
+	int p;
+
+	while (f && !pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: %15s %*s %*s %d %*x:%*x:%llu", kind, &p,
+			   &i) == 3 && !strcmp(kind, "FLOCK") && i == ino)
+			pid = p;
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+int modstate_lock(pid_t *holder)
+{
+	struct stat st;
+	int fd, err;
+
+	*holder = 0;
+	fd = open(SCHEDREC_PROC_DIR "/enable", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	if (err == -EBUSY && !fstat(fd, &st))
+		*holder = lock_holder(st.st_ino);
+	close(fd);
+	return err;
+}
+
+pid_t modstate_opener(const char *path)
+{
+	char dir[280], link[560], target[256];
+	struct dirent *p, *f;
+	DIR *procs, *fds;
+	pid_t pid = 0;
+	ssize_t len;
+
+	procs = opendir("/proc");
+	while (procs && !pid && (p = readdir(procs))) {
+		if (*p->d_name < '1' || *p->d_name > '9' ||
+		    atoi(p->d_name) == getpid())
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%s/fd", p->d_name);
+		fds = opendir(dir);
+		while (fds && !pid && (f = readdir(fds))) {
+			snprintf(link, sizeof(link), "%s/%s", dir, f->d_name);
+			len = readlink(link, target, sizeof(target) - 1);
+			if (len <= 0)
+				continue;
+			target[len] = 0;
+			if (!strcmp(target, path))
+				pid = atoi(p->d_name);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (procs)
+		closedir(procs);
+	return pid;
+}
+
+const char *modstate_who(pid_t pid, char *buf, size_t size)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (!pid) {
+		snprintf(buf, size, "an unknown process");
+		return buf;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(buf, size, *comm ? "pid %d (%s)" : "pid %d", pid, comm);
+	return buf;
 }

@@ -7,7 +7,9 @@
 #define SCHEDREC_MODSTATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "modversion.h"
 
@@ -40,10 +42,34 @@ int modstate_read(struct modstate *st);
 /*
  * Make the module's settings @want, from @cur: recording off first, then
  * mode, ring size and events, recording on last if @want says so (which
- * resets the rings).  Returns 0 or the first failing write's -errno, with
- * the name of that file in *@what.
+ * resets the rings); nothing if they are @cur already.  Returns 0 or the
+ * first failing write's -errno, with the name of that file in *@what.
  */
 int modstate_apply(const struct modstate *want, const struct modstate *cur,
 		   const char **what);
+
+/*
+ * What a recorder puts back: @cur, but each setting that still holds what
+ * the recorder @set goes back to what it @found; one someone else has
+ * changed since stays.  If recording is on and not by the recorder's
+ * doing, nothing is touched: changing anything would stop it.
+ */
+void modstate_undo(struct modstate *back, const struct modstate *found,
+		   const struct modstate *set, const struct modstate *cur);
+
+/*
+ * The recorder's lock: an exclusive flock() of /proc/schedrec/enable, held
+ * while a recorder may change the module's settings, so that only one
+ * does; it goes with its process, whatever ends it.  Returns its fd, or
+ * -EBUSY with the holder's pid in *@holder (0 if it cannot be found),
+ * or -errno.
+ */
+int modstate_lock(pid_t *holder);
+
+/* The first process but us with @path open; 0 if none is found. */
+pid_t modstate_opener(const char *path);
+
+/* "pid N (comm)" of @pid into @buf, or "an unknown process" for 0. */
+const char *modstate_who(pid_t pid, char *buf, size_t size);
 
 #endif /* SCHEDREC_MODSTATE_H */

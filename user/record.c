@@ -84,7 +84,9 @@ static const struct srec_allocator node_allocator = {
 struct recorder {
 	struct recopt opt;
 	struct modstate saved;	/* what to put back */
+	struct modstate set;	/* what we made them */
 	bool changed;		/* the module's settings were changed */
+	int lock_fd;		/* modstate_lock(): the module is ours */
 	unsigned int nr_cpus;	/* possible CPUs: rings */
 	struct drainer d;
 	struct drain_filter filter;
@@ -114,6 +116,8 @@ struct recorder {
 	bool fence_running;
 	int fence_stop;
 	uint64_t fenced;
+	/* when the fence saw recording turned off, not by us; 0: never */
+	uint64_t off_under_us;
 };
 
 static int rotate(struct recorder *r);
@@ -246,11 +250,19 @@ static int open_rings(struct recorder *r)
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		ret = ringreader_open(&r->d.cpu[cpu].rr, cpu);
+		if (ret == -EBUSY) {
+			char path[64], who[64];
+
+			snprintf(path, sizeof(path), SCHEDREC_PROC_DIR "/cpu/%u",
+				 cpu);
+			tool_error("record", 0, "cannot map the ring of CPU %u: %s reads it (one reader a ring: stop that one first)",
+				   cpu, modstate_who(modstate_opener(path), who,
+						     sizeof(who)));
+			return ret;
+		}
 		if (ret) {
-			tool_error("record", ret, "cannot map the ring of CPU %u%s",
-				   cpu, ret == -EBUSY ?
-				   " (another reader has it: is another schedrec record running?)" :
-				   "");
+			tool_error("record", ret, "cannot map the ring of CPU %u",
+				   cpu);
 			return ret;
 		}
 		r->d.cpu[cpu].open = true;
@@ -338,12 +350,14 @@ static void print_status(struct recorder *r, uint64_t now, bool final)
  * was called has finished: read the clock, sync, and every record stamped
  * before that reading is in the rings.  The drain loop passes the latest
  * such time to the writer; a grace period takes milliseconds, so this runs
- * in a thread of its own.
+ * in a thread of its own.  It also watches that recording is still on:
+ * turned off by someone else, the drain loop ends and says so.
  */
 static void *fence_thread(void *arg)
 {
 	struct timespec nap = { .tv_nsec = FENCE_INTERVAL_NS };
 	struct recorder *r = arg;
+	char on[4];
 	uint64_t t;
 
 	while (!__atomic_load_n(&r->fence_stop, __ATOMIC_RELAXED)) {
@@ -351,6 +365,10 @@ static void *fence_thread(void *arg)
 		if (procfile_write("sync", "1"))
 			break;
 		__atomic_store_n(&r->fenced, t, __ATOMIC_RELEASE);
+		if (procfile_read("enable", on, sizeof(on)) > 0 && *on == '0') {
+			__atomic_store_n(&r->off_under_us, t, __ATOMIC_RELAXED);
+			break;
+		}
 		nanosleep(&nap, NULL);
 	}
 	return NULL;
@@ -444,6 +462,7 @@ static int drain_loop(struct recorder *r)
 	for (;;) {
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (__atomic_load_n(&stop_signal, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&r->off_under_us, __ATOMIC_RELAXED) ||
 		    child_done(r) ||
 		    (r->opt.duration_ns && now >= r->start_ns + r->opt.duration_ns))
 			return 0;
@@ -803,17 +822,20 @@ static int check_module(void)
 	return modstate_require("record");
 }
 
+/* Put back what we changed, and only that: see modstate_undo(). */
 static int restore_module(struct recorder *r)
 {
-	struct modstate cur;
+	struct modstate cur, back;
 	const char *what = "";
 	int ret;
 
 	if (!r->changed)
 		return 0;
 	ret = modstate_read(&cur);
-	if (!ret)
-		ret = modstate_apply(&r->saved, &cur, &what);
+	if (!ret) {
+		modstate_undo(&back, &r->saved, &r->set, &cur);
+		ret = modstate_apply(&back, &cur, &what);
+	}
 	if (ret)
 		tool_error("record", ret, "could not restore /proc/schedrec/%s", what);
 	return ret;
@@ -886,6 +908,8 @@ static int dump(struct recorder *r)
 	}
 	if (r->saved.enabled) {
 		r->changed = true;
+		r->set = r->saved;
+		r->set.enabled = false;
 		ret = stop_recording(r);
 		if (ret) {
 			tool_error("record", ret, "cannot stop recording");
@@ -905,25 +929,82 @@ static int dump(struct recorder *r)
 	return ret;
 }
 
+/*
+ * A reader of some CPU's ring, other than us: its pid (0 if it cannot be
+ * found) and that CPU in *@cpu; -1 if the rings are free.
+ */
+static pid_t ring_reader(const struct recorder *r, unsigned int *cpu)
+{
+	char path[64];
+	int fd;
+
+	for (*cpu = 0; *cpu < r->nr_cpus; ++*cpu) {
+		snprintf(path, sizeof(path), SCHEDREC_PROC_DIR "/cpu/%u", *cpu);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == EBUSY)
+			return modstate_opener(path);
+	}
+	return -1;
+}
+
+/*
+ * Recording found on: a flight recorder, someone's reader, or a recording
+ * whose recorder is gone (killed: it holds our lock no more).  Only the
+ * last is ours to stop; the file it wrote reads up to its last chunk.
+ */
+static int take_over(struct recorder *r)
+{
+	unsigned int cpu;
+	char who[64];
+	pid_t reader;
+	int ret;
+
+	if (r->saved.overwrite) {
+		tool_error("record", 0, "a flight recorder is on (overwrite mode): save it with schedrec record --dump, or stop it: echo 0 > %s/enable",
+			   SCHEDREC_PROC_DIR);
+		return -EBUSY;
+	}
+	reader = ring_reader(r, &cpu);
+	if (reader >= 0) {
+		tool_error("record", 0, "recording is on and %s reads the ring of CPU %u: stop it first, or echo 0 > %s/enable",
+			   modstate_who(reader, who, sizeof(who)), cpu,
+			   SCHEDREC_PROC_DIR);
+		return -EBUSY;
+	}
+	fprintf(stderr, "schedrec record: recording was on with no reader, left by a recorder that is gone (killed?): stopping it\n");
+	ret = procfile_write("enable", "0");
+	if (ret) {
+		tool_error("record", ret, "cannot stop it");
+		return ret;
+	}
+	/* put back off, not on: nobody was recording any more */
+	r->saved.enabled = false;
+	return 0;
+}
+
 /* Recording proper: the module is ours until restore_module(). */
 static int record(struct recorder *r)
 {
-	struct modstate want = r->saved, cur = { 0 };
+	struct modstate want, cur = { 0 };
 	cpu_set_t affinity;
 	const char *what = "";
 	int ret;
 
 	if (r->saved.enabled) {
-		tool_error("record", 0, "recording is already on (another schedrec record? or echo 0 > %s/enable)",
-			   SCHEDREC_PROC_DIR);
-		return -EBUSY;
+		ret = take_over(r);
+		if (ret)
+			return ret;
 	}
+	want = r->saved;
 	want.enabled = false;
 	want.overwrite = false;
 	if (r->opt.buf_kb)
 		want.buf_kb = r->opt.buf_kb;
 	want.events = r->opt.events;
 	r->changed = true;
+	r->set = want;
 	ret = modstate_apply(&want, &r->saved, &what);
 	if (ret) {
 		tool_error("record", ret, "cannot set /proc/schedrec/%s%s", what,
@@ -946,6 +1027,7 @@ static int record(struct recorder *r)
 			return ret;
 		}
 	}
+	r->set.enabled = true;
 	ret = procfile_write("enable", "1");
 	if (ret) {
 		tool_error("record", ret, "cannot start recording");
@@ -968,6 +1050,11 @@ static int record(struct recorder *r)
 		tool_error("record", ret, "recording stopped");
 	stop_fence(r);
 	stop_recording(r);
+	r->set.enabled = false;
+	if (r->off_under_us)
+		tool_error("record", 0, "recording was turned off by another process (echo 0 > %s/enable?) %.3f s after it started; the file holds everything until then",
+			   SCHEDREC_PROC_DIR,
+			   (r->off_under_us - r->start_ns) / 1e9);
 	if (!ret)
 		ret = drain_rest(r);
 	/*
@@ -1015,18 +1102,32 @@ static void end_after_failure(struct recorder *r, int err)
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder r = { .out_fd = -1, .go_fd = -1 };
+	struct recorder r = { .out_fd = -1, .go_fd = -1, .lock_fd = -1 };
 	bool lost = false;
+	char who[64];
+	pid_t holder;
 	int ret, status;
 
 	ret = recopt_parse(&r.opt, argc, argv);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_module() || count_possible_cpus(&r.nr_cpus) ||
-	    modstate_read(&r.saved))
+	if (check_module() || count_possible_cpus(&r.nr_cpus))
 		return EXIT_FAIL;
-	if (open_output(&r))
+	r.lock_fd = modstate_lock(&holder);
+	if (r.lock_fd == -EBUSY) {
+		tool_error("record", 0, "another schedrec record has the module: %s; wait for it to end, or stop it",
+			   modstate_who(holder, who, sizeof(who)));
 		return EXIT_FAIL;
+	}
+	if (r.lock_fd < 0) {
+		tool_error("record", -r.lock_fd, "cannot lock %s/enable",
+			   SCHEDREC_PROC_DIR);
+		return EXIT_FAIL;
+	}
+	if (modstate_read(&r.saved) || open_output(&r)) {
+		close(r.lock_fd);
+		return EXIT_FAIL;
+	}
 	install_signals();
 	ret = r.opt.dump ? dump(&r) : record(&r);
 	if (ret && r.w)
@@ -1036,6 +1137,10 @@ int cmd_record(int argc, char **argv)
 	close_rings(&r);
 	if (restore_module(&r) && !ret)
 		ret = -EIO;
+	close(r.lock_fd);
+	/* said as it happened; the file is whole up to then */
+	if (!ret && r.off_under_us)
+		ret = -ECANCELED;
 	if (r.child > 0) {
 		kill(r.child, SIGTERM);
 		waitpid(r.child, &r.child_status, 0);
