@@ -171,6 +171,9 @@ run_install_checks() {
 	check_cmd "man pages: every option of --help documented, and only those" \
 		"$out/man-options.log" \
 		bash "$root/tests/install/man_options.sh" "$bin" "$root/doc/man"
+	check_cmd "dkms sources: our warnings, never -Werror, every file" \
+		"$out/dkms-source.log" \
+		bash "$root/tests/install/dkms_source.sh" "$root"
 	check_cmd "make install and uninstall, DESTDIR and PREFIX" \
 		"$out/install.log" bash "$root/tests/install/install.sh" "$root"
 	check_cmd "man pages: the examples of schedrec-report(1) and schedrec-export(1) run" \

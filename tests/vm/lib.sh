@@ -192,6 +192,15 @@ stage_kernel_modules() {
 	cp "$1"/*.ko "$1"/*.deps "$2/lib/modules/"
 }
 
+# Kbuild's record of a compile, $1, shows that it ran with a plain
+# -Werror (the kernel's own flags hold some -Werror=... of their own).
+werror_applied() {
+	grep -qE -- '-Werror( |$)' "$1" || {
+		echo "$1: compiled without -Werror" >&2
+		return 1
+	}
+}
+
 # Build schedrec.ko for the headers in $1 from a private copy of the sources
 # in $2 (kbuild writes next to the sources); the log goes to $2.log.
 build_module() {
@@ -202,8 +211,8 @@ build_module() {
 	find "$root/kmod" -maxdepth 1 -type f \
 		\( -name '*.c' -o -name '*.h' -o -name Kbuild \) \
 		! -name '*.mod.c' -exec cp {} "$dir/kmod/" \;
-	make -C "$kdir" M="$dir" modules >"$dir.log" 2>&1 &&
-		[ -f "$dir/kmod/schedrec.ko" ]
+	make -C "$kdir" M="$dir" KCFLAGS=-Werror modules >"$dir.log" 2>&1 &&
+		[ -f "$dir/kmod/schedrec.ko" ] && werror_applied "$dir/kmod/.main.o.cmd"
 }
 
 # Build the test-only module of tests/kmod/ctxmod (schedrec_ctxtest.ko,
@@ -214,8 +223,8 @@ build_ctxtest_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$root"/tests/kmod/ctxmod/{Kbuild,*.c} "$dir/"
-	make -C "$kdir" M="$dir" modules >"$dir.log" 2>&1 &&
-		[ -f "$dir/schedrec_ctxtest.ko" ]
+	make -C "$kdir" M="$dir" KCFLAGS=-Werror modules >"$dir.log" 2>&1 &&
+		[ -f "$dir/schedrec_ctxtest.ko" ] && werror_applied "$dir/.ctxtest.o.cmd"
 }
 
 # The real perf binary: Debian's /usr/bin/perf is either it or a wrapper
