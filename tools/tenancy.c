@@ -408,7 +408,21 @@ static int draw(struct tenancy *t, struct ranked *v, size_t n)
 	bars = svg_bars_new("On-CPU time per thread, by CPU", "ms");
 	if (!bars)
 		return -ENOMEM;
+	/*
+	 * A key for each CPU the rows have time on, in CPU order: only those
+	 * are drawn, and a header may claim 65536 CPUs (keys are looked up
+	 * one by one).
+	 */
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		for (i = 0; i < n; i++) {
+			const struct tenancy_thread *r =
+				per_task_find(&t->threads, v[i].task);
+
+			if (r->cpu_ns[cpu])
+				break;
+		}
+		if (i == n)
+			continue;
 		snprintf(label, sizeof(label), "CPU %u", cpu);
 		svg_bars_key(bars, cpu, label, svg_palette(cpu));
 	}

@@ -1081,10 +1081,12 @@ const struct srec_thread *
 srecreader_info_thread(const struct srecreader_info *info, uint32_t tid)
 {
 	struct srec_thread key = { .tid = tid };
-	const struct srec_thread *t, *end = info->threads + info->nr_threads;
+	const struct srec_thread *t, *end;
 
+	/* no snapshot: threads is NULL, which takes no offset, not even 0 */
 	if (!info->nr_threads)
 		return NULL;
+	end = info->threads + info->nr_threads;
 	t = bsearch(&key, info->threads, info->nr_threads,
 		    sizeof(*info->threads), compare_tid);
 	/* listed twice: the last entry of its tid */
