@@ -79,6 +79,8 @@ dkms-source:
 	install -d $(DKMS_DIR)/kmod $(DKMS_DIR)/include/uapi
 	install -m 644 Kbuild VERSION $(DKMS_DIR)/
 	install -m 644 $(KMOD_SOURCES) $(DKMS_DIR)/kmod/
+	install -d $(DKMS_DIR)/kmod/feature
+	install -m 644 kmod/feature/*.c $(DKMS_DIR)/kmod/feature/
 	install -m 644 include/uapi/schedrec.h $(DKMS_DIR)/include/uapi/
 	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf >$(DKMS_DIR)/dkms.conf
 

@@ -18,7 +18,7 @@
 
 static int cpufile_open(struct inode *inode, struct file *file)
 {
-	unsigned int cpu = (unsigned long)pde_data(inode);
+	unsigned int cpu = (unsigned long)schedrec_pde_data(inode);
 	struct schedrec_ring *ring;
 	int ret = 0;
 

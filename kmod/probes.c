@@ -20,6 +20,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
 #include "probes.h"
 #include "ring.h"
 
@@ -122,8 +123,7 @@ static noinline void probe_stack(struct schedrec_ring *ring, u64 ts)
 	schedrec_ring_commit(ring);
 }
 
-static void probe_switch(void *ignore, bool preempt, struct task_struct *prev,
-			 struct task_struct *next, unsigned int prev_state)
+static void probe_switch(SCHEDREC_SWITCH_PROBE_ARGS)
 {
 	u32 records = READ_ONCE(switch_records);
 	struct schedrec_switch *rec;
@@ -148,7 +148,7 @@ static void probe_switch(void *ignore, bool preempt, struct task_struct *prev,
 	if (rec) {
 		rec->prev_tid = prev->pid;
 		rec->next_tid = next->pid;
-		rec->prev_state = prev_state;
+		rec->prev_state = schedrec_switch_prev_state(prev);
 		rec->prev_prio = prev->prio;
 		rec->next_prio = next->prio;
 		schedrec_ring_commit(ring);

@@ -27,6 +27,9 @@ grep -q -- '-Wall' "$src/kmod/Kbuild" ||
 for obj in $(sed -n 's/^schedrec-y := //p' "$src/kmod/Kbuild"); do
 	[ -f "$src/kmod/${obj%.o}.c" ] || problem "kmod/${obj%.o}.c is missing"
 done
+for f in $(sed -n 's/.*call feature,\([a-z_0-9]*\),.*/\1/p' "$src/kmod/Kbuild"); do
+	[ -f "$src/kmod/feature/$f.c" ] || problem "kmod/feature/$f.c is missing"
+done
 [ -f "$src/dkms.conf" ] || problem "dkms.conf is missing"
 echo "$problems problem(s)"
 [ "$problems" = 0 ]

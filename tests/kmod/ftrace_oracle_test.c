@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -135,6 +136,30 @@ static int ftrace_clear(void)
 	return 0;
 }
 
+/*
+ * Before 5.18 sched_switch passed no prev_state: ftrace read it from the
+ * task, and a wakeup racing in made it TASK_WAKING, printed "R".  schedrec
+ * says S or D there (see kmod/compat.h); such pairs are counted, and must
+ * stay rare.
+ */
+static bool ftrace_reads_state;
+
+static bool racy_state(const struct switch_event *ours,
+		       const struct switch_event *theirs)
+{
+	return !strcmp(theirs->state, "R") &&
+	       (!strcmp(ours->state, "S") || !strcmp(ours->state, "D"));
+}
+
+static bool kernel_before(unsigned int major, unsigned int minor)
+{
+	struct utsname u;
+	unsigned int a, b;
+
+	return !uname(&u) && sscanf(u.release, "%u.%u", &a, &b) == 2 &&
+	       (a < major || (a == major && b < minor));
+}
+
 FIXTURE_SETUP(oracle)
 {
 	int ret;
@@ -150,6 +175,7 @@ FIXTURE_SETUP(oracle)
 	ASSERT_EQ(0, sr_reset());
 	ASSERT_EQ(0, sr_set_buf_kb(SCHEDREC_BUF_KB));
 	ASSERT_EQ(0, procfile_write("events", "switch"));
+	ftrace_reads_state = kernel_before(5, 18);
 	self->nr_cpus = sr_nr_cpus();
 	ASSERT_LT(0, self->nr_cpus);
 	self->ours = calloc(self->nr_cpus, sizeof(*self->ours));
@@ -359,6 +385,8 @@ static bool same_switch(const struct switch_event *ours,
 		return false;
 	if (!strcmp(ours->state, theirs->state))
 		return true;
+	if (ftrace_reads_state && racy_state(ours, theirs))
+		return true;
 	/*
 	 * schedrec does not record exit_state: a dying task decodes as "Z",
 	 * ftrace says "X" when it was reaped before its last switch.
@@ -487,7 +515,7 @@ static void log_skew(struct __test_metadata *_metadata, int cpu,
 TEST_F_TIMEOUT(oracle, same_switches_as_ftrace, 300)
 {
 	struct procfile_stats stats;
-	size_t total = 0, at, run, where;
+	size_t total = 0, racy = 0, at, run, where, i;
 	uint64_t skew;
 	int cpu;
 
@@ -529,6 +557,10 @@ TEST_F_TIMEOUT(oracle, same_switches_as_ftrace, 300)
 			       cpu, run, ours->n, at);
 		if (run != ours->n)
 			log_mismatch(_metadata, cpu, ours, theirs, at, run);
+		for (i = 0; i < run; i++)
+			if (strcmp(ours->ev[i].state, theirs->ev[at + i].state) &&
+			    racy_state(&ours->ev[i], &theirs->ev[at + i]))
+				racy++;
 		skew = largest_skew(ours, theirs, at, run, &where);
 		TH_LOG("cpu%d: %zu switches, ftrace %zu from #%zu, timestamps %llu ns apart at most (#%zu)",
 		       cpu, ours->n, theirs->n, at,
@@ -538,6 +570,10 @@ TEST_F_TIMEOUT(oracle, same_switches_as_ftrace, 300)
 	}
 	/* hackbench switches a lot: a thousand at the very least */
 	EXPECT_LE(1000u, total);
+	/* a race of a few instructions: far fewer than 1 switch in 100 */
+	TH_LOG("%zu switches ftrace says R where the task slept (before 5.18)",
+	       racy);
+	EXPECT_GE(total / 100, racy);
 }
 
 TEST_HARNESS_MAIN

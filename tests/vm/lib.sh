@@ -64,36 +64,132 @@ ensure_vm_tools() {
 	EOF
 }
 
-# The meta package that follows a kernel series: 6.1, 6.12 or 6.12-rt.
+# The meta package that follows a kernel series: 5.10, 6.1, 6.12 or 6.12-rt.
 series_meta() {
 	case "$1" in
-	6.1) echo linux-headers-amd64 ;;
+	5.10 | 6.1) echo linux-headers-amd64 ;;
 	6.1-rt) echo linux-headers-rt-amd64 ;;
 	*) echo "linux-headers-$1-amd64" ;;
 	esac
+}
+
+# The Debian suite other than the host's (Debian 12) that has a series,
+# or a release of it; "" for the host's own.
+series_suite() {
+	case "$1" in
+	5.10 | 5.10.*) echo bullseye ;;
+	esac
+}
+
+# apt-get (or apt-cache, as $2) for suite $1, the rest its arguments: an
+# apt of the project's own under build/apt/SUITE (sources list, package
+# lists, cache); the machine's apt configuration stays as it is.  The
+# lists are fetched once per run of the calling script.
+declare -A suite_updated
+suite_apt() {
+	local suite=$1 cmd=$2 dir=$root/build/apt/$1 key
+	shift 2
+	key=/usr/share/keyrings/debian-archive-keyring.gpg
+	if [ ! -s "$dir/sources.list" ]; then
+		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+		printf 'deb [signed-by=%s] http://deb.debian.org/debian %s main\n' \
+			"$key" "$suite" >"$dir/sources.list"
+		printf 'deb [signed-by=%s] http://deb.debian.org/debian-security %s-security main\n' \
+			"$key" "$suite" >>"$dir/sources.list"
+	fi
+	local opts=(-o Dir::Etc::SourceList="$dir/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$dir/lists"
+		-o Dir::Cache="$dir/cache" -o Dir::State::status=/dev/null)
+	if [ -z "${suite_updated[$suite]:-}" ]; then
+		log "apt-get update ($suite, lists in build/apt/$suite)"
+		apt-get "${opts[@]}" update -qq >&2 ||
+			die "apt-get update of $suite failed; is the network to Debian's mirror up?"
+		suite_updated[$suite]=1
+	fi
+	"$cmd" "${opts[@]}" "$@"
+}
+
+# apt-cache, or apt-get, for the suite of series or release $1 (the
+# host's if none).
+series_apt_cache() {
+	series_apt apt-cache "$@"
+}
+
+series_apt_get() {
+	series_apt apt-get "$@"
+}
+
+series_apt() {
+	local cmd=$1 suite
+	suite=$(series_suite "$2")
+	shift 2
+	if [ -n "$suite" ]; then
+		suite_apt "$suite" "$cmd" "$@"
+	else
+		"$cmd" "$@"
+	fi
 }
 
 # The newest Debian kernel release of a series, e.g. 6.12.117+deb12-amd64.
 kernel_release() {
 	local meta rel
 	meta=$(series_meta "$1")
-	rel=$(apt-cache depends "$meta" 2>/dev/null |
+	rel=$(series_apt_cache "$1" depends "$meta" 2>/dev/null |
 		sed -n 's/^ *Depends: linux-headers-\([0-9].*-amd64\)$/\1/p' |
 		sort -V | tail -n 1)
-	if [ -z "$rel" ] && [ -z "$apt_updated" ]; then
+	if [ -z "$rel" ] && [ -z "$apt_updated" ] && [ -z "$(series_suite "$1")" ]; then
 		apt_update
 		kernel_release "$1"
 		return
 	fi
-	[ -n "$rel" ] || die "no $meta in apt; is this Debian 12 with bookworm-updates?"
+	[ -n "$rel" ] || die "no $meta for kernel series $1 in apt"
 	echo "$rel"
 }
 
-# Headers of a release, installed if missing; prints their directory.
+# Headers of a release, installed if missing; prints their directory.  A
+# release of another suite is not installed (its packages ask for that
+# suite's compiler): its headers and kbuild are unpacked into
+# build/vm/headers/RELEASE, their Makefile pointed there.
 kernel_headers() {
-	local dir=/usr/src/linux-headers-$1
-	[ -e "$dir/Makefile" ] || apt_install "linux-headers-$1"
-	echo "$dir"
+	local dir=/usr/src/linux-headers-$1 suite tmp common pkg
+	suite=$(series_suite "$1")
+	if [ -z "$suite" ]; then
+		[ -e "$dir/Makefile" ] || apt_install "linux-headers-$1"
+		echo "$dir"
+		return
+	fi
+	dir=$root/build/vm/headers/$1
+	if [ ! -e "$dir/done" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir/deb"
+		chmod 777 "$dir/deb"	# apt-get download may drop to _apt
+		common=$(suite_apt "$suite" apt-cache depends "linux-headers-$1" |
+			sed -n 's/^ *Depends: \(linux-\(headers\|kbuild\)-[^ ]*\)$/\1/p')
+		log "downloading linux-headers-$1 and $(echo $common) ($suite)"
+		# shellcheck disable=SC2086
+		(cd "$dir/deb" && suite_apt "$suite" apt-get download -q \
+			"linux-headers-$1" $common 2> >(grep -v unsandboxed >&2)) >&2 ||
+			die "cannot download the headers of $1 from $suite"
+		for pkg in "$dir"/deb/*.deb; do
+			dpkg-deb -x "$pkg" "$dir/root" || die "cannot unpack $pkg"
+		done
+		rm -rf "$dir/deb"
+		sed -i "s#^include /usr/src/#include $dir/root/usr/src/#" \
+			"$dir/root/usr/src/linux-headers-$1/Makefile"
+		touch "$dir/done"
+	fi
+	echo "$dir/root/usr/src/linux-headers-$1"
+}
+
+# What make needs besides M= for the headers in $1: the compiler they name
+# (.kernelvariables) when this machine has another (5.10's gcc-10: gcc-12
+# builds them).
+kernel_make_args() {
+	local want
+	want=$(sed -n 's/^CC = .*\(gcc-[0-9]*\)$/\1/p' "$1/.kernelvariables" 2>/dev/null)
+	if [ -n "$want" ] && ! command -v "$want" >/dev/null; then
+		echo CC=gcc
+	fi
 }
 
 # Kernel modules VM runs load besides schedrec.ko, kept (with what they
@@ -109,8 +205,8 @@ kernel_package_unpack() {
 	mkdir "$tmp/deb"
 	chmod 777 "$tmp/deb"	# apt-get download may drop to _apt
 	log "downloading linux-image-$rel-unsigned"
-	(cd "$tmp/deb" && apt-get download -q "linux-image-$rel-unsigned" \
-		2> >(grep -v 'unsandboxed' >&2)) >&2 ||
+	(cd "$tmp/deb" && series_apt_get "$rel" download -q \
+		"linux-image-$rel-unsigned" 2> >(grep -v 'unsandboxed' >&2)) >&2 ||
 		die "apt-get download linux-image-$rel-unsigned failed"
 	dpkg-deb -x "$tmp"/deb/*.deb "$tmp/root" ||
 		die "cannot unpack linux-image-$rel-unsigned"
@@ -208,10 +304,13 @@ build_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir/kmod"
 	cp -r "$root/Kbuild" "$root/VERSION" "$root/include" "$dir/"
+	cp -r "$root/kmod/feature" "$dir/kmod/"
 	find "$root/kmod" -maxdepth 1 -type f \
 		\( -name '*.c' -o -name '*.h' -o -name Kbuild \) \
 		! -name '*.mod.c' -exec cp {} "$dir/kmod/" \;
-	make -C "$kdir" M="$dir" KCFLAGS=-Werror modules >"$dir.log" 2>&1 &&
+	# shellcheck disable=SC2046
+	make -C "$kdir" M="$dir" $(kernel_make_args "$kdir") KCFLAGS=-Werror \
+		modules >"$dir.log" 2>&1 &&
 		[ -f "$dir/kmod/schedrec.ko" ] && werror_applied "$dir/kmod/.main.o.cmd"
 }
 
@@ -223,7 +322,9 @@ build_ctxtest_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$root"/tests/kmod/ctxmod/{Kbuild,*.c} "$dir/"
-	make -C "$kdir" M="$dir" KCFLAGS=-Werror modules >"$dir.log" 2>&1 &&
+	# shellcheck disable=SC2046
+	make -C "$kdir" M="$dir" $(kernel_make_args "$kdir") KCFLAGS=-Werror \
+		modules >"$dir.log" 2>&1 &&
 		[ -f "$dir/schedrec_ctxtest.ko" ] && werror_applied "$dir/.ctxtest.o.cmd"
 }
 

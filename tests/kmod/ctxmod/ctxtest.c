@@ -50,7 +50,12 @@ static void ctx_irq_work_fn(struct irq_work *work)
 	ctx_wake_target();
 }
 
+#ifdef IRQ_WORK_INIT_HARD
 static struct irq_work ctx_irq_work = IRQ_WORK_INIT_HARD(ctx_irq_work_fn);
+#else
+/* before 5.11 (no such macro), every irq_work runs in hard irq context */
+static DEFINE_IRQ_WORK(ctx_irq_work, ctx_irq_work_fn);
+#endif
 
 static int ctx_wake(const char *how, pid_t tid)
 {
