@@ -46,6 +46,26 @@ typedef int gfp_t;
 #define DECLARE_PER_CPU(type, name)	extern type name
 #define DEFINE_PER_CPU(type, name)	type name
 #define per_cpu(name, cpu)		(name)
+#define __this_cpu_read(name)		(name)
+#define __this_cpu_write(name, v)	((name) = (v))
+
+/* No preemption, no hotplug: one CPU that never goes away. */
+#define preempt_disable()		do { } while (0)
+#define preempt_enable()		do { } while (0)
+#define cpus_read_lock()		do { } while (0)
+#define cpus_read_unlock()		do { } while (0)
+#define CPUHP_AP_ONLINE_DYN		0
+
+static inline int cpuhp_setup_state(int state, const char *name,
+				    int (*startup)(unsigned int cpu),
+				    int (*teardown)(unsigned int cpu))
+{
+	return startup ? startup(0) : 0;
+}
+
+static inline void cpuhp_remove_state(int state)
+{
+}
 
 static inline u64 ktime_get_mono_fast_ns(void)
 {
