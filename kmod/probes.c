@@ -148,7 +148,9 @@ static void probe_switch(SCHEDREC_SWITCH_PROBE_ARGS)
 	if (rec) {
 		rec->prev_tid = prev->pid;
 		rec->next_tid = next->pid;
-		rec->prev_state = schedrec_switch_prev_state(prev);
+		/* X or Z for a dying task, as __task_state_index() says */
+		rec->prev_state = schedrec_switch_prev_state(prev) |
+				  READ_ONCE(prev->exit_state);
 		rec->prev_prio = prev->prio;
 		rec->next_prio = next->prio;
 		schedrec_ring_commit(ring);

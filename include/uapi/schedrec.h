@@ -154,7 +154,11 @@ struct schedrec_header {
 
 /*
  * sched_switch, 32 bytes.  @prev_state is the kernel's raw task state
- * (prev->__state as passed to the tracepoint); userspace decodes it.
+ * (prev->__state as passed to the tracepoint) with prev's exit_state ORed
+ * in (EXIT_DEAD 0x10, EXIT_ZOMBIE 0x20, bits the state never holds), as
+ * the kernel's own sched_switch event folds them in: a dying task's last
+ * switch says X or Z as ftrace does (older modules left exit_state out:
+ * there a dying task's state is TASK_DEAD alone).  Userspace decodes it.
  * Priorities are the kernel's p->prio (0..139, -1 for deadline tasks).
  */
 struct schedrec_switch {

@@ -33,8 +33,11 @@ const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
 {
 	if (preempt)
 		return "R+";
+	/* recorded with it (see the ABI), or else a dead task's guessed */
 	if (exit_state == TASKSTATE_EXIT_UNKNOWN)
-		exit_state = prev_state & TASKSTATE_DEAD ?
+		exit_state = prev_state & TASKSTATE_DEAD &&
+			     !(prev_state & (TASKSTATE_EXIT_DEAD |
+					     TASKSTATE_EXIT_ZOMBIE)) ?
 			     TASKSTATE_EXIT_ZOMBIE : 0;
 	return state_names[state_index(prev_state, exit_state)];
 }

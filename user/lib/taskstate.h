@@ -39,10 +39,11 @@
 #define TASKSTATE_REPORT	0x7f
 
 /*
- * schedrec does not record the task's exit_state, which ftrace folds in for
- * a dying task (prev_state TASK_DEAD): pass TASKSTATE_EXIT_UNKNOWN and such
- * a task decodes as a zombie ("Z"), the usual case; ftrace prints "X"
- * instead when the parent reaped it, or it reaped itself, before its last
+ * The module ORs the task's exit_state into prev_state (see the ABI), as
+ * ftrace folds it in for a dying task: pass TASKSTATE_EXIT_UNKNOWN and it
+ * is taken from there.  A file of an older module has no exit_state: a
+ * dying task (prev_state TASK_DEAD alone) then decodes as a zombie ("Z"),
+ * the usual case, where ftrace printed "X" if it was reaped before its last
  * switch.
  */
 #define TASKSTATE_EXIT_UNKNOWN	0xffffffffu
