@@ -18,6 +18,9 @@
 #     build/check/dkms (the machine's /var/lib/dkms, /usr/src and
 #     /lib/modules stay as they were): dkms add, build and install, and
 #     `dkms status` says installed (one test);
+#  3c. the debug kernel (tests/vm/debug_kernel.sh: Debian's linux-source-6.12
+#     with KASAN, lockdep, PROVE_RCU, UBSAN, KFENCE and more), built once
+#     and cached outside the tree (one test);
 #  4. per kernel: schedrec.ko and the test module of tests/kmod/ctxmod
 #     built with -Werror (one test each), then a QEMU TCG
 #     boot of that kernel with a busybox initramfs that runs the in-guest
@@ -32,9 +35,15 @@
 # the failures are listed again at the end, and the last line is the summary
 # "N passed, N failed".  A skipped test counts as failed.  Logs: build/check/.
 #
-# Environment: CHECK_KERNELS (default "5.10 6.1 6.12 6.12-rt"), CHECK_VM_TIMEOUT
-# (seconds per boot, default 900), CHECK_JOBS (VMs booted at once, default 1),
-# QEMU_NICE (QEMU's nice value, default -10; empty: not changed).
+# Environment: CHECK_KERNELS (default "5.10 6.1 6.12 6.12-rt sid 6.12-debug
+# 6.12x8": Debian's series, sid's newest kernel (built in a chroot of sid,
+# with sid's compiler), the debug kernel, and SERIESx8, that series
+# booted with 8 online CPUs of 16 possible running the ring, record, report
+# and ftrace oracle tests), CHECK_VM_TIMEOUT (seconds per boot, default 900;
+# twice that for the debug kernel and the 8-CPU guest), CHECK_JOBS (VMs
+# booted at once, default 1), QEMU_NICE (QEMU's nice value, default -10;
+# empty: not changed), SCHEDREC_CACHE (where the debug kernel is kept,
+# default /var/cache/schedrec).
 # Exit status: 0 if nothing failed, 1 otherwise.
 set -uo pipefail
 
@@ -44,7 +53,7 @@ log_tag=check
 . "$root/tests/vm/lib.sh"
 
 out=$root/build/check
-kernels=${CHECK_KERNELS:-5.10 6.1 6.12 6.12-rt}
+kernels=${CHECK_KERNELS:-5.10 6.1 6.12 6.12-rt sid 6.12-debug 6.12x8}
 vm_timeout=${CHECK_VM_TIMEOUT:-900}
 jobs=${CHECK_JOBS:-1}
 started=$(date +%s)
@@ -86,6 +95,20 @@ count_tap() {
 
 elapsed() { echo "$(($(date +%s) - $1)) s"; }
 
+# A name of $kernels: a Debian series, the debug kernel, or SERIESx8.
+debug_kernel=6.12-debug
+# The in-guest tests of the 8-CPU guest.
+big_guest_tests="ring_test record_test report_test ftrace_oracle_test"
+
+# The Debian series a name of $kernels boots ("" for the debug kernel).
+kernel_series() {
+	case "$1" in
+	"$debug_kernel") ;;
+	*x8) echo "${1%x8}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # 1. What the tests need.
 install_deps() {
 	ensure_vm_tools
@@ -105,8 +128,10 @@ install_deps() {
 		/usr/bin/node nodejs
 		/usr/bin/npm npm
 	EOF
-	local series rel
-	for series in $kernels; do
+	local spec series rel
+	for spec in $kernels; do
+		series=$(kernel_series "$spec")
+		[ -n "$series" ] || continue
 		rel=$(kernel_release "$series") || exit 1
 		kernel_headers "$rel" >/dev/null || exit 1
 		kernel_image "$rel" "$root/build/vm/kernel" >/dev/null || exit 1
@@ -293,15 +318,55 @@ features_as_versioned() {
 	return "$bad"
 }
 
+# The debug kernel's directory (tests/vm/debug_kernel.sh), once built.
+debug_kernel_dir=
+
+build_debug_kernel() {
+	local logf=$out/debug-kernel.log
+	if debug_kernel_dir=$(bash "$root/tests/vm/debug_kernel.sh" 2>"$logf"); then
+		result PASS "debug kernel $(cat "$debug_kernel_dir/release"): KASAN, lockdep, PROVE_RCU, UBSAN, KFENCE, list and slab debugging (built or cached)"
+	else
+		debug_kernel_dir=
+		result FAIL "debug kernel: build Debian's linux-source-6.12 with tests/vm/debug.config (log: ${logf#"$root"/})"
+		tail -n 20 "$logf" | sed 's/^/    /'
+	fi
+}
+
 run_kernel() {
-	local series=$1 rel kdir dir vmlinuz t0
-	rel=$(kernel_release "$series")
-	kdir=$(kernel_headers "$rel")
-	dir=$out/$series
+	local spec=$1 series rel kdir vmlinuz kmods dir t0 smp=2 mem=1024
+	local limit=$vm_timeout expect=("${guest_tests[@]}") t dkms_ko
+	series=$(kernel_series "$spec")
+	dir=$out/$spec
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	{
 		t0=$(date +%s)
+		if [ "$spec" = "$debug_kernel" ]; then
+			if [ -z "$debug_kernel_dir" ]; then
+				echo "FAIL $spec: no debug kernel to boot (see build/check/debug-kernel.log)"
+				return
+			fi
+			rel=$(cat "$debug_kernel_dir/release")
+			kdir=$debug_kernel_dir/build
+			vmlinuz=$debug_kernel_dir/vmlinuz
+			kmods=$debug_kernel_dir/modules
+			mem=2048	# KASAN's shadow takes an eighth
+			limit=$((vm_timeout * 2))
+		else
+			rel=$(kernel_release "$series")
+			kdir=$(kernel_headers "$rel")
+			vmlinuz=$(kernel_image "$rel" "$root/build/vm/kernel")
+			kmods=$(kernel_modules "$rel" "$root/build/vm/kernel")
+		fi
+		dkms_ko=$out/dkms/$series.ko
+		case "$spec" in
+		*x8)
+			smp=8,maxcpus=16
+			read -ra expect <<<"$big_guest_tests"
+			limit=$((vm_timeout * 2))
+			;;
+		esac
+		series=$spec
 		if ! build_module "$kdir" "$dir/mod"; then
 			echo "FAIL $series: build schedrec.ko for $rel with -Werror (log: ${dir#"$root"/}/mod.log)"
 			return
@@ -320,31 +385,32 @@ run_kernel() {
 		else
 			echo "FAIL $series: build the test module schedrec_ctxtest.ko with -Werror (log: ${dir#"$root"/}/ctxmod.log)"
 		fi
-		if [ -s "$out/dkms/$series.ko" ]; then
-			cp "$out/dkms/$series.ko" "$dir/initramfs/lib/schedrec.ko"
+		if [ -s "$dkms_ko" ]; then
+			cp "$dkms_ko" "$dir/initramfs/lib/schedrec.ko"
 		else
 			cp "$dir/mod/kmod/schedrec.ko" "$dir/initramfs/lib/schedrec.ko"
 		fi
 		cp -r "$out/guest-tests" "$dir/initramfs/tests"
+		for t in "$dir"/initramfs/tests/*/*_test; do
+			[[ " ${expect[*]} " == *" $(basename "$t") "* ]] || rm "$t"
+		done
 		cp "$root/build/user/schedrec-static" "$dir/initramfs/bin/schedrec"
 		copy_with_libs /usr/bin/hackbench "$dir/initramfs"
 		# report_test: the demo workload, its disk (null_blk), perf
 		cp "$root/build/user/demo-workload" "$dir/initramfs/bin/demo-workload"
-		stage_kernel_modules "$(kernel_modules "$rel" "$root/build/vm/kernel")" \
-			"$dir/initramfs"
+		stage_kernel_modules "$kmods" "$dir/initramfs"
 		copy_with_libs "$(perf_binary)" "$dir/initramfs" perf
 		pack_initramfs "$dir/initramfs" "$dir/initramfs.cpio.gz"
-		vmlinuz=$(kernel_image "$rel" "$root/build/vm/kernel")
 		# QEMU ahead of the host's other work (the guest's clock is the
 		# host's: while QEMU waits, guest timers fire late); skew_tick
 		# staggers the two vCPUs' ticks, which otherwise kick
 		# single-threaded TCG from one vCPU to the other at the same
 		# instant and can leave one without a turn for tens of ms
 		# (report_test's ticker woke 30 ms late)
-		QEMU_NICE=${QEMU_NICE--10} \
-			boot_vm "$vmlinuz" "$dir/initramfs.cpio.gz" "$vm_timeout" \
+		QEMU_NICE=${QEMU_NICE--10} VM_SMP=$smp VM_MEM=$mem \
+			boot_vm "$vmlinuz" "$dir/initramfs.cpio.gz" "$limit" \
 			quiet skew_tick=1 >"$dir/console.log"
-		awk -v prefix="$series" -v expect="${guest_tests[*]}" \
+		awk -v prefix="$series" -v expect="${expect[*]}" \
 			-f "$root/tests/vm/tap.awk" "$dir/console.log"
 		if ! grep -q '^@@vm dmesg-end' "$dir/console.log"; then
 			echo "FAIL $series: the guest ran to the end (console: ${dir#"$root"/}/console.log)"
@@ -353,7 +419,7 @@ run_kernel() {
 		else
 			echo "PASS $series: no kernel oops, BUG, WARNING, lockdep, KASAN or UBSAN report"
 		fi
-		if [ -s "$out/dkms/$series.ko" ]; then
+		if [ -s "$dkms_ko" ]; then
 			if grep -q '^SCHEDREC-BINARY load_test EXIT 0$' "$dir/console.log"; then
 				echo "PASS $series: the schedrec.ko dkms built loads in the VM (load_test passes with it)"
 			else
@@ -416,6 +482,9 @@ main() {
 	t0=$(date +%s)
 	mkdir -p "$out/dkms"
 	for series in $kernels; do
+		# once for each Debian series: the debug kernel is not
+		# installed, an 8-CPU guest boots a series of the list
+		[ "$series" = "$(kernel_series "$series")" ] || continue
 		# dkms builds against installed headers; another suite's are
 		# only unpacked (they ask for its compiler)
 		if [ -n "$(series_suite "$series")" ]; then
@@ -425,6 +494,12 @@ main() {
 		run_dkms "$series"
 	done
 	log "dkms done ($(elapsed "$t0"))"
+
+	if [[ " $kernels " == *" $debug_kernel "* ]]; then
+		t0=$(date +%s)
+		build_debug_kernel
+		log "debug kernel ready ($(elapsed "$t0"))"
+	fi
 
 	if build_guest_tests; then
 		for series in $kernels; do

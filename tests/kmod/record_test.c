@@ -357,6 +357,83 @@ TEST_F(record, overflow_loss_matches_module)
 	srecreader_close(r);
 }
 
+/* The sysfs file that takes CPU @cpu offline and back. */
+static void cpu_online_path(char *path, size_t size, int cpu)
+{
+	snprintf(path, size, "/sys/devices/system/cpu/cpu%d/online", cpu);
+}
+
+/*
+ * SRT_ROLE=online: bring CPU $SRT_CPU online (the test took it offline
+ * before recording began), run switches there, and come back.
+ */
+static int role_online(void)
+{
+	const char *cpu_text = getenv("SRT_CPU");
+	char path[64];
+	int cpu;
+
+	if (!cpu_text)
+		return 1;
+	cpu = atoi(cpu_text);
+	cpu_online_path(path, sizeof(path), cpu);
+	if (sr_write_text(path, "1"))
+		return 1;
+	return sr_pingpong(200, cpu, cpu) ? 1 : 0;
+}
+
+/*
+ * A CPU brought online while recording (one ring per possible CPU, so it
+ * has one already): its records are in the file, with no gap, and every
+ * CPU's count equals the module's.  The newest online CPU goes offline
+ * before the recording, and the workload brings it back.
+ */
+TEST_F(record, cpu_onlined_while_recording)
+{
+	char self_path[256], cpu_text[16], path[64];
+	char *const argv[] = { "schedrec", "record", "-C", "0", "-q", "-q",
+			       "-o", TRACE, "-e", "switch,waking", "--",
+			       self_path, NULL };
+	const struct srec_cpu_total *totals;
+	struct file_counts fc;
+	const struct srecreader *cr;
+	struct srecreader *r;
+	uint64_t online = 0;
+	ssize_t len;
+	int cpu, late;
+
+	late = sr_nr_online_cpus() - 1;
+	if (late < 1)
+		SKIP(return, "needs 2 online CPUs");
+	cpu_online_path(path, sizeof(path), late);
+	ASSERT_EQ(0, sr_write_text(path, "0"));
+	snprintf(cpu_text, sizeof(cpu_text), "%d", late);
+	setenv("SRT_CPU", cpu_text, 1);
+	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	ASSERT_LT(0, len);
+	self_path[len] = 0;
+	EXPECT_EQ(0, run_schedrec(argv, "online"));
+	ASSERT_EQ(0, procfile_read_u64(path, &online));
+	if (!online)
+		sr_write_text(path, "1");
+	ASSERT_EQ(1ull, online) TH_LOG("the workload did not bring CPU %d online",
+				       late);
+
+	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
+	EXPECT_EQ(0, fc.warnings);
+	EXPECT_EQ(0ull, fc.gaps);
+	/* 200 round trips on it: 400 switches at least */
+	EXPECT_LE(400ull, fc.records[late]) TH_LOG("cpu %d", late);
+	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		EXPECT_EQ(totals[cpu].kernel_written, fc.records[cpu])
+			TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(0ull, fc.lost[cpu]) TH_LOG("cpu %d", cpu);
+	}
+	srecreader_close(r);
+	EXPECT_STREQ("", sr_settings_changed(&self->before));
+}
+
 /*
  * --dump: the flight recorder (overwrite mode, recording) is saved oldest
  * first, continuous from there on every CPU, and recording goes on.
@@ -734,6 +811,8 @@ int main(int argc, char **argv)
 		return role_poke();
 	if (role && !strcmp(role, "go"))
 		return role_go();
+	if (role && !strcmp(role, "online"))
+		return role_online();
 	if (role && !strcmp(role, "child")) {
 		prctl(PR_SET_NAME, CHILD_COMM);
 		return 0;

@@ -64,20 +64,25 @@ ensure_vm_tools() {
 	EOF
 }
 
-# The meta package that follows a kernel series: 5.10, 6.1, 6.12 or 6.12-rt.
+# The meta package that follows a kernel series: 5.10, 6.1, 6.12, 6.12-rt,
+# or sid (the newest kernel of Debian's unstable suite).
 series_meta() {
 	case "$1" in
-	5.10 | 6.1) echo linux-headers-amd64 ;;
+	5.10 | 6.1 | sid) echo linux-headers-amd64 ;;
 	6.1-rt) echo linux-headers-rt-amd64 ;;
 	*) echo "linux-headers-$1-amd64" ;;
 	esac
 }
 
 # The Debian suite other than the host's (Debian 12) that has a series,
-# or a release of it; "" for the host's own.
+# or a release of it; "" for the host's own.  kernel_release notes in
+# build/apt/releases the suite of each release it found in one.
 series_suite() {
 	case "$1" in
 	5.10 | 5.10.*) echo bullseye ;;
+	sid) echo sid ;;
+	*) awk -v rel="$1" '$1 == rel { print $2; exit }' \
+		"$root/build/apt/releases" 2>/dev/null ;;
 	esac
 }
 
@@ -94,8 +99,10 @@ suite_apt() {
 		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 		printf 'deb [signed-by=%s] http://deb.debian.org/debian %s main\n' \
 			"$key" "$suite" >"$dir/sources.list"
-		printf 'deb [signed-by=%s] http://deb.debian.org/debian-security %s-security main\n' \
-			"$key" "$suite" >>"$dir/sources.list"
+		# sid has no security suite: fixes arrive in sid itself
+		[ "$suite" = sid ] ||
+			printf 'deb [signed-by=%s] http://deb.debian.org/debian-security %s-security main\n' \
+				"$key" "$suite" >>"$dir/sources.list"
 	fi
 	local opts=(-o Dir::Etc::SourceList="$dir/sources.list"
 		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$dir/lists"
@@ -132,7 +139,7 @@ series_apt() {
 
 # The newest Debian kernel release of a series, e.g. 6.12.117+deb12-amd64.
 kernel_release() {
-	local meta rel
+	local meta rel suite
 	meta=$(series_meta "$1")
 	rel=$(series_apt_cache "$1" depends "$meta" 2>/dev/null |
 		sed -n 's/^ *Depends: linux-headers-\([0-9].*-amd64\)$/\1/p' |
@@ -143,19 +150,41 @@ kernel_release() {
 		return
 	fi
 	[ -n "$rel" ] || die "no $meta for kernel series $1 in apt"
+	suite=$(series_suite "$1")
+	if [ -n "$suite" ] && [ -z "$(series_suite "$rel")" ]; then
+		echo "$rel $suite" >>"$root/build/apt/releases"
+	fi
 	echo "$rel"
 }
 
 # Headers of a release, installed if missing; prints their directory.  A
-# release of another suite is not installed (its packages ask for that
-# suite's compiler): its headers and kbuild are unpacked into
+# release of another suite is not installed here (its packages ask for that
+# suite's compiler).  Sid's go into a chroot of sid (sid_chroot), with
+# sid's compiler, which kernel_make then runs in.  Bullseye's 5.10 builds
+# with gcc-12: its headers and kbuild are unpacked into
 # build/vm/headers/RELEASE, their Makefile pointed there.
 kernel_headers() {
-	local dir=/usr/src/linux-headers-$1 suite tmp common pkg
+	local dir=/usr/src/linux-headers-$1 suite tmp common pkg chroot
 	suite=$(series_suite "$1")
 	if [ -z "$suite" ]; then
 		[ -e "$dir/Makefile" ] || apt_install "linux-headers-$1"
 		echo "$dir"
+		return
+	fi
+	if [ "$suite" = sid ]; then
+		chroot=$(sid_chroot) || exit 1
+		if [ ! -e "$chroot$dir/Makefile" ]; then
+			log "installing linux-headers-$1 in $chroot"
+			# the mirror may serve sid's lists past their Valid-Until
+			chroot "$chroot" apt-get -o Acquire::Check-Valid-Until=false \
+				-o Acquire::Check-Date=false \
+				update -qq >&2 &&
+				DEBIAN_FRONTEND=noninteractive chroot "$chroot" \
+					apt-get install -y -qq --no-install-recommends \
+					"linux-headers-$1" >&2 ||
+				die "cannot install linux-headers-$1 in $chroot"
+		fi
+		echo "$chroot$dir"
 		return
 	fi
 	dir=$root/build/vm/headers/$1
@@ -181,6 +210,54 @@ kernel_headers() {
 	echo "$dir/root/usr/src/linux-headers-$1"
 }
 
+# A minimal chroot of Debian sid with its compiler and make, made once with
+# debootstrap and kept outside the tree ($SCHEDREC_CACHE, default
+# /var/cache/schedrec), keyed by what it is made of; prints its directory.
+# Sid's kernel headers ask for sid's newest gcc, which Debian 12 lacks.
+sid_chroot_packages="make,gcc,libc6-dev,ca-certificates"
+
+sid_chroot() {
+	local cache=${SCHEDREC_CACHE:-/var/cache/schedrec} key dir
+	key=$(echo "sid $sid_chroot_packages" | sha256sum | cut -c1-12)
+	dir=$cache/chroot-sid-$key
+	if [ ! -e "$dir/.schedrec-done" ]; then
+		command -v debootstrap >/dev/null || apt_install debootstrap
+		rm -rf "$cache"/chroot-sid-*
+		mkdir -p "$cache"
+		log "making a chroot of sid in $dir (debootstrap, once)"
+		debootstrap --variant=minbase --include="$sid_chroot_packages" \
+			sid "$dir" http://deb.debian.org/debian >&2 ||
+			die "debootstrap of sid into $dir failed"
+		touch "$dir/.schedrec-done"
+	fi
+	echo "$dir"
+}
+
+# make for the headers in $1 (further arguments: make's): in sid's chroot
+# when they are there, the module's directory (M=, $2) bound into it at
+# the same path, in a mount namespace of its own that goes with it.
+kernel_make() {
+	local kdir=$1 mdir=$2 cache=${SCHEDREC_CACHE:-/var/cache/schedrec}
+	shift 2
+	case "$kdir" in
+	"$cache"/chroot-sid-*/usr/src/*)
+		local chroot=${kdir%%/usr/src/*}
+		# shellcheck disable=SC2016
+		# objtool reads /proc
+		unshare -m sh -c 'c=$1 m=$2 k=$3 && shift 3 &&
+			mkdir -p "$c$m" && mount --bind "$m" "$c$m" &&
+			mount -t proc proc "$c/proc" &&
+			chroot "$c" make -C "$k" M="$m" "$@" modules' sh \
+			"$chroot" "$mdir" "${kdir#"$chroot"}" "$@"
+		;;
+	*)
+		# shellcheck disable=SC2046
+		make -C "$kdir" M="$mdir" $(kernel_make_args "$kdir") "$@" \
+			modules
+		;;
+	esac
+}
+
 # What make needs besides M= for the headers in $1: the compiler they name
 # (.kernelvariables) when this machine has another (5.10's gcc-10: gcc-12
 # builds them).
@@ -197,21 +274,35 @@ kernel_make_args() {
 # workload's synchronous reads.
 vm_kernel_modules="null_blk"
 
-# Unpack linux-image-<release>-unsigned into a new directory under $2;
-# prints it.
+# Unpack the kernel and modules of <release> into a new directory under $2;
+# prints it.  Debian 11 and 12 ship them in linux-image-<release>-unsigned;
+# sid in linux-binary-<release> (vmlinuz) and linux-modules-<release>.
 kernel_package_unpack() {
-	local rel=$1 tmp
+	local rel=$1 tmp pkgs pkg
 	tmp=$(mktemp -d "$2/unpack.XXXXXX") || die "cannot create a directory in $2"
 	mkdir "$tmp/deb"
 	chmod 777 "$tmp/deb"	# apt-get download may drop to _apt
-	log "downloading linux-image-$rel-unsigned"
+	pkgs=("linux-image-$rel-unsigned")
+	series_apt_cache "$rel" show "${pkgs[0]}" >/dev/null 2>&1 ||
+		pkgs=("linux-binary-$rel" "linux-modules-$rel")
+	log "downloading ${pkgs[*]}"
 	(cd "$tmp/deb" && series_apt_get "$rel" download -q \
-		"linux-image-$rel-unsigned" 2> >(grep -v 'unsandboxed' >&2)) >&2 ||
-		die "apt-get download linux-image-$rel-unsigned failed"
-	dpkg-deb -x "$tmp"/deb/*.deb "$tmp/root" ||
-		die "cannot unpack linux-image-$rel-unsigned"
+		"${pkgs[@]}" 2> >(grep -v 'unsandboxed' >&2)) >&2 ||
+		die "apt-get download ${pkgs[*]} failed"
+	for pkg in "$tmp"/deb/*.deb; do
+		dpkg-deb -x "$pkg" "$tmp/root" || die "cannot unpack $pkg"
+	done
 	rm -rf "$tmp/deb"
 	echo "$tmp"
+}
+
+# The vmlinuz of <release> in the tree unpacked in $2.
+kernel_package_vmlinuz() {
+	local f
+	for f in "$2/boot/vmlinuz-$1" "$2/usr/lib/modules/$1/vmlinuz"; do
+		[ -e "$f" ] && echo "$f" && return 0
+	done
+	die "no vmlinuz of $1 in its packages"
 }
 
 # Copy module $3 of the kernel tree unpacked in $1, and the modules it
@@ -221,8 +312,9 @@ kernel_package_unpack() {
 keep_kernel_module() {
 	local tree=$1 dest=$2 name=$3 src dep deps=() more
 	[ -e "$dest/$name.deps" ] && return 0
-	src=$(find "$tree/lib/modules" \( -name "$name.ko*" -o \
-		-name "${name//_/-}.ko*" \) -print -quit)
+	src=$(find "$tree/lib/modules" "$tree/usr/lib/modules" \
+		\( -name "$name.ko*" -o \
+		-name "${name//_/-}.ko*" \) -print -quit 2>/dev/null)
 	[ -n "$src" ] || die "no module $name in the kernel package"
 	case "$src" in
 	*.ko.xz) xz -dc "$src" >"$dest/$name.ko.tmp" ;;
@@ -257,7 +349,7 @@ kernel_image() {
 		mkdir -p "$dir"
 		tmp=$(kernel_package_unpack "$rel" "$dir") || exit 1
 		keep_vm_kernel_modules "$tmp/root" "$dir/modules"
-		cp "$tmp/root/boot/vmlinuz-$rel" "$dir/vmlinuz.tmp"
+		cp "$(kernel_package_vmlinuz "$rel" "$tmp/root")" "$dir/vmlinuz.tmp"
 		mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
 		rm -rf "$tmp"
 	fi
@@ -308,9 +400,7 @@ build_module() {
 	find "$root/kmod" -maxdepth 1 -type f \
 		\( -name '*.c' -o -name '*.h' -o -name Kbuild \) \
 		! -name '*.mod.c' -exec cp {} "$dir/kmod/" \;
-	# shellcheck disable=SC2046
-	make -C "$kdir" M="$dir" $(kernel_make_args "$kdir") KCFLAGS=-Werror \
-		modules >"$dir.log" 2>&1 &&
+	kernel_make "$kdir" "$dir" KCFLAGS=-Werror >"$dir.log" 2>&1 &&
 		[ -f "$dir/kmod/schedrec.ko" ] && werror_applied "$dir/kmod/.main.o.cmd"
 }
 
@@ -322,9 +412,7 @@ build_ctxtest_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$root"/tests/kmod/ctxmod/{Kbuild,*.c} "$dir/"
-	# shellcheck disable=SC2046
-	make -C "$kdir" M="$dir" $(kernel_make_args "$kdir") KCFLAGS=-Werror \
-		modules >"$dir.log" 2>&1 &&
+	kernel_make "$kdir" "$dir" KCFLAGS=-Werror >"$dir.log" 2>&1 &&
 		[ -f "$dir/schedrec_ctxtest.ko" ] && werror_applied "$dir/.ctxtest.o.cmd"
 }
 
@@ -373,7 +461,8 @@ pack_initramfs() {
 # $3 seconds, the whole console on stdout; further arguments are appended to
 # the kernel command line.  /dev/kvm exists on these hosts but hangs, and
 # multi-threaded TCG occasionally corrupts the guest's text patching, so
-# this is single-threaded TCG, with VM_MEM MiB (1024).  Extra QEMU options
+# this is single-threaded TCG, with VM_MEM MiB (1024) and VM_SMP (2, or
+# a -smp value such as "8,maxcpus=16").  Extra QEMU options
 # come from QEMU_EXTRA; QEMU_NICE, if set, is QEMU's nice value on the host
 # (the guest's clock follows the host's, so a QEMU kept waiting by host load
 # sees its timers fire late).
@@ -383,7 +472,8 @@ boot_vm() {
 	# shellcheck disable=SC2086
 	${QEMU_NICE:+nice -n "$QEMU_NICE"} \
 		timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu "${QEMU_CPU:-max}" -smp 2 -m "${VM_MEM:-1024}" \
+		-accel tcg,thread=single -cpu "${QEMU_CPU:-max}" -smp "${VM_SMP:-2}" \
+		-m "${VM_MEM:-1024}" \
 		-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $*" ${QEMU_EXTRA:-} \
 		</dev/null 2>&1 | sed -u 's/\r$//'
@@ -442,7 +532,10 @@ vm_receive() {
 	mv "$dest.part" "$dest"
 }
 
-# Kernel trouble in a guest console log: prints the offending lines.
+# Kernel trouble in a guest console log: prints the offending lines.  The
+# debug kernel's reports start so too (KASAN, KFENCE and the atomic-sleep
+# check with "BUG:", lockdep and RCU checks with "WARNING:"); a task hung
+# for two minutes is trouble as well.
 console_trouble() {
-	grep -nE 'Oops|BUG[: ]|WARNING:|lockdep|KASAN|UBSAN|Kernel panic|Call Trace|general protection' "$1"
+	grep -nE 'Oops|BUG[: ]|WARNING:|lockdep|KASAN|UBSAN|KFENCE|Kernel panic|Call Trace|general protection|sleeping function called from invalid context|blocked for more than [0-9]+ seconds' "$1"
 }
