@@ -17,7 +17,9 @@
 #  3b. per kernel, `make dkms-install` with dkms trees of its own under
 #     build/check/dkms (the machine's /var/lib/dkms, /usr/src and
 #     /lib/modules stay as they were): dkms add, build and install, and
-#     `dkms status` says installed (one test);
+#     `dkms status` says installed (one test); for the first of them,
+#     tests/install/dkms_sign.sh: dkms signs the module with a machine
+#     owner key of the test's own (one test);
 #  3c. the debug kernel (tests/vm/debug_kernel.sh: Debian's linux-source-6.12
 #     with KASAN, lockdep, PROVE_RCU, UBSAN, KFENCE and more), built once
 #     and cached outside the tree (one test);
@@ -119,6 +121,7 @@ install_deps() {
 		/usr/include/numa.h libnuma-dev
 		/usr/include/zlib.h zlib1g-dev
 		/usr/sbin/dkms dkms
+		/usr/bin/openssl openssl
 		/usr/bin/groff groff-base
 		/usr/bin/perf linux-perf
 		/usr/lib/python3/dist-packages/numpy python3-numpy
@@ -271,6 +274,16 @@ run_dkms() {
 	rm -rf "$dir"
 	# dkms makes itself a module signing key if it has none: not ours
 	[ -n "$had_keys" ] || rm -f "$keys.key" "$keys.pub"
+}
+
+# 3b. For one kernel: dkms signs schedrec.ko with the MOK it is given
+# (README "Secure Boot"), a key of the test's own in trees of its own.
+run_dkms_sign() {
+	local series=$1 rel
+	rel=$(kernel_release "$series")
+	check_cmd "dkms signs schedrec.ko for $rel with the MOK it is given" \
+		"$out/dkms-sign-$series.log" \
+		bash "$root/tests/install/dkms_sign.sh" "$root" "$rel"
 }
 
 # 4. One kernel: module build, initramfs, boot, results.  Writes the results
@@ -457,7 +470,7 @@ summary() {
 }
 
 main() {
-	local series s t0 running=()
+	local series s t0 signed= running=()
 	[ "$(id -u)" = 0 ] || die "run as root: it installs packages with apt-get"
 	mkdir -p "$out"
 	t0=$(date +%s)
@@ -492,6 +505,11 @@ main() {
 			continue
 		fi
 		run_dkms "$series"
+		# signing: once, for the first kernel dkms builds for
+		if [ -z "$signed" ]; then
+			run_dkms_sign "$series"
+			signed=1
+		fi
 	done
 	log "dkms done ($(elapsed "$t0"))"
 

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "modsig.h"
 #include "modstate.h"
 #include "procfile.h"
 #include "uapi/schedrec.h"
@@ -26,12 +28,47 @@ int modstate_check(unsigned int *abi)
 	return modversion_check(&mv, SCHEDREC_ABI_VERSION);
 }
 
+void modstate_explain_signing(const char *verb)
+{
+	struct modsig_policy p;
+	struct utsname uts;
+	char path[512];
+
+	modsig_policy_read(&p, NULL, NULL);
+	if (!modsig_refuses_unsigned(&p))
+		return;
+	/* sig_enforce is checked first: EKEYREJECTED, and lockdown's EPERM */
+	if (p.enforce)
+		tool_error(verb, 0, "this kernel loads only signed modules (module.sig_enforce is on): an unsigned schedrec.ko, or one signed with a key the kernel does not trust, is refused with \"Key was rejected by service\"; have DKMS sign it with a machine owner key (MOK) and enrol that key (README, \"Secure Boot\")");
+	else
+		tool_error(verb, 0, "this kernel loads only signed modules (it is locked down, lockdown=%s, as under Secure Boot): an unsigned schedrec.ko, or one signed with a key the kernel does not trust, is refused with \"Operation not permitted\"; have DKMS sign it with a machine owner key (MOK) and enrol that key (README, \"Secure Boot\")",
+			   p.lockdown);
+	if (uname(&uts) || modsig_find_module(path, sizeof(path), NULL,
+					      uts.release))
+		return;
+	switch (modsig_file(path)) {
+	case MODSIG_UNSIGNED:
+		tool_error(verb, 0, "%s carries no signature: it will be refused",
+			   path);
+		break;
+	case MODSIG_SIGNED:
+		tool_error(verb, 0, "%s is signed: if it is refused, enrol the certificate of its key (mokutil --import, reboot, enrol it in MokManager); modinfo -F signer names the key",
+			   path);
+		break;
+	case MODSIG_COMPRESSED:
+		tool_error(verb, 0, "%s is compressed: modinfo -F signer names the key it is signed with, if any",
+			   path);
+		break;
+	}
+}
+
 void modstate_explain(const char *verb, const struct modversion *mv, int err)
 {
 	char msg[512];
 
 	if (err == -ENOENT) {
 		tool_error(verb, 0, "schedrec.ko is not loaded: modprobe schedrec (or insmod kmod/schedrec.ko)");
+		modstate_explain_signing(verb);
 	} else if (err == -EPROTO) {
 		modversion_mismatch(msg, sizeof(msg), mv, SCHEDREC_VERSION,
 				    SCHEDREC_ABI_VERSION);

@@ -34,8 +34,20 @@ int modstate_check(unsigned int *abi);
  */
 int modstate_require(const char *verb);
 
-/* What modstate_require() says for @err, modversion_check()'s value. */
+/*
+ * What modstate_require() says for @err, modversion_check()'s value; for a
+ * module not loaded, modstate_explain_signing() too.
+ */
 void modstate_explain(const char *verb, const struct modversion *mv, int err);
+
+/*
+ * For a module that is not loaded: if this kernel refuses unsigned modules
+ * (module.sig_enforce, or lockdown as under Secure Boot), say so on stderr,
+ * with the error an unsigned schedrec.ko gets and what to do, and whether
+ * the installed schedrec.ko (DKMS's or modules_install's, for the running
+ * kernel) is signed.  Nothing if the kernel loads unsigned modules.
+ */
+void modstate_explain_signing(const char *verb);
 
 int modstate_read(struct modstate *st);
 

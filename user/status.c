@@ -43,6 +43,9 @@ static void print_help(FILE *out)
 		"\n"
 		"Exit status: 0 loaded; 3 not loaded, not readable (run as root),\n"
 		"or speaking another ABI than this schedrec (see schedrec --version).\n"
+		"Not loaded on a kernel that loads only signed modules (sig_enforce,\n"
+		"or lockdown as under Secure Boot), it says so, and whether the\n"
+		"installed schedrec.ko is signed.\n"
 		"\n"
 		"Example:\n"
 		"  schedrec status\n");
@@ -102,6 +105,8 @@ int cmd_status(int argc, char **argv)
 	ret = modversion_check(&mv, SCHEDREC_ABI_VERSION);
 	if (ret == -ENOENT) {
 		printf("module:    not loaded (modprobe schedrec, or insmod kmod/schedrec.ko)\n");
+		fflush(stdout);
+		modstate_explain_signing("status");
 		return EXIT_FAIL;
 	}
 	if (ret) {
