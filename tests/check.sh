@@ -13,7 +13,9 @@
 #     user/: the userspace libraries and tools, when it has tests;
 #     tests/install: the manual pages against --help, make install and
 #     uninstall, the bash completion; tests/html: the html report's page
-#     in Debian's headless Chromium, with playwright-core from npm);
+#     in Debian's headless Chromium, with playwright-core from npm;
+#     tests/fuzz: each libFuzzer harness over its corpus, then 10 to 25 s
+#     of fuzzing, one test each);
 #  3b. per kernel, `make dkms-install` with dkms trees of its own under
 #     build/check/dkms (the machine's /var/lib/dkms, /usr/src and
 #     /lib/modules stay as they were): dkms add, build and install, and
@@ -132,6 +134,8 @@ install_deps() {
 		/usr/bin/chromium chromium
 		/usr/bin/node nodejs
 		/usr/bin/npm npm
+		/usr/bin/clang clang
+		/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 	EOF
 	local spec series rel
 	for spec in $kernels; do
@@ -214,6 +218,34 @@ run_install_checks() {
 	check_cmd "bash completion: parses, offers verbs, names, options, values" \
 		"$out/completion.log" bash "$root/tests/install/completion.sh" \
 		"$bin" "$root/completion/schedrec.bash"
+}
+
+# 3. The libFuzzer harnesses of tests/fuzz (README.md): built, then each
+# run over its committed corpus and its regression inputs, then fuzzed a
+# few seconds; a crash, a leak or a timeout is a failed test, the input
+# kept under build/fuzz/crashes.  About 90 s once built.
+run_fuzz_checks() {
+	local logf=$out/fuzz-build.log run line
+	if ! make -C "$root/tests/fuzz" >"$logf" 2>&1; then
+		result FAIL "fuzz: build the harnesses (log: ${logf#"$root"/})"
+		tail -n 20 "$logf" | sed 's/^/    /'
+		return
+	fi
+	for run in "reader 25 crc-fixing" "reader 10 raw" "report 25 crc-fixing"; do
+		set -- $run
+		logf=$out/fuzz-$1-$3.log
+		line=
+		if bash "$root/tests/fuzz/run.sh" check "$1" "$2" \
+			${3/crc-fixing/} >"$logf" 2>&1; then
+			line=$(grep '^FUZZ: .*no crash' "$logf")
+		fi
+		if [ -n "$line" ]; then
+			result PASS "fuzz: $1 ($3): corpus + $2 s, no crash (${line#*no crash; })"
+		else
+			result FAIL "fuzz: $1 ($3): corpus + $2 s (log: ${logf#"$root"/})"
+			sed 's/^/    /' "$logf"
+		fi
+	done
 }
 
 # 3. `schedrec report html`'s page in Debian's headless Chromium
@@ -496,6 +528,7 @@ main() {
 		[ -f "$root/user/Makefile" ] && run_host_suite user
 		run_install_checks
 		run_browser_checks
+		run_fuzz_checks
 		log "host tests done ($(elapsed "$t0"))"
 	else
 		log "CHECK_HOST=0: no checkpatch, no host tests"

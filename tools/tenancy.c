@@ -237,24 +237,34 @@ static bool cpu_shown(const struct tenancy *t, uint32_t cpu)
 	       srecreader_cpu_online(ctx->front.reader, cpu);
 }
 
-/* Why some of @cpu's time is not known. */
-static const char *cpu_not_known_why(const struct report_ctx *ctx,
-				     uint32_t cpu)
+#define LOSS_LOST	0x1	/* events were lost */
+#define LOSS_CUT	0x2	/* the file is cut short */
+
+/*
+ * Per CPU, the kinds of its loss windows (LOSS_*), in one look through
+ * them: a header may claim 65536 CPUs, each cut short.  NULL on ENOMEM.
+ */
+static unsigned char *loss_kinds(const struct tenancy *t)
 {
 	const struct sched_loss *losses;
-	size_t n = schedmodel_losses(ctx->front.model, &losses), i;
-	bool lost = false, cut = false;
+	size_t n = schedmodel_losses(t->ctx->front.model, &losses), i;
+	unsigned char *kinds = calloc(t->nr_cpus, 1);
 
-	for (i = 0; i < n; i++) {
-		if (losses[i].cpu != cpu)
-			continue;
-		cut |= losses[i].cut;
-		lost |= !losses[i].cut;
-	}
-	if (cut)
-		return lost ? "events were lost, and the file is cut short" :
-			      "the file is cut short";
-	return lost ? "events were lost" :
+	for (i = 0; kinds && i < n; i++)
+		if (losses[i].cpu < t->nr_cpus)
+			kinds[losses[i].cpu] |= losses[i].cut ? LOSS_CUT :
+								LOSS_LOST;
+	return kinds;
+}
+
+/* Why some of a CPU's time is not known, its loss_kinds() @kinds. */
+static const char *cpu_not_known_why(unsigned char kinds)
+{
+	if (kinds & LOSS_CUT)
+		return kinds & LOSS_LOST ?
+		       "events were lost, and the file is cut short" :
+		       "the file is cut short";
+	return kinds & LOSS_LOST ? "events were lost" :
 		      "no switch recorded there tells who ran";
 }
 
@@ -282,16 +292,21 @@ static int print_cpus(struct tenancy *t)
 	uint64_t window = report_window_ns(ctx), rest, busy;
 	char dur[DURATION_LEN], dur2[DURATION_LEN], drainer[64];
 	char comm[REPORT_COMM_TEXT_LEN];
+	unsigned char *kinds = loss_kinds(t);
 	struct ranked *v;
 	unsigned int cpu;
 	size_t n, i, shown;
 
+	if (!kinds)
+		return -ENOMEM;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (!cpu_shown(t, cpu))
 			continue;
 		v = rank(t, cpu, &n);
-		if (!v)
+		if (!v) {
+			free(kinds);
 			return -ENOMEM;
+		}
 		busy = cpu_busy(t, cpu);
 		fprintf(ctx->out,
 			"\nCPU %u: threads %s (%.1f%%), idle %s (%.1f%%)",
@@ -303,7 +318,7 @@ static int print_cpus(struct tenancy *t)
 		if (rest)
 			fprintf(ctx->out, ", not known %s (%s)",
 				format_duration(dur, rest),
-				cpu_not_known_why(ctx, cpu));
+				cpu_not_known_why(kinds[cpu]));
 		fputc('\n', ctx->out);
 		shown = report_limit(ctx, n);
 		for (i = 0; i < shown; i++)
@@ -328,6 +343,7 @@ static int print_cpus(struct tenancy *t)
 				others_label(ctx, drainer, sizeof(drainer)));
 		free(v);
 	}
+	free(kinds);
 	return stream_error(ctx->out);
 }
 

@@ -1037,32 +1037,37 @@ static void draw_lane(FILE *f, const struct timeline *tl,
 		draw_piece(f, tl, p, l, &l->wide[i], p->y, h);
 }
 
-/* The lost events of @cpu in the window, hatched red over its lane. */
+/*
+ * The lost events of @cpu in the window, hatched red over its lane: those
+ * of @losses[*@next] on, which are sorted by CPU (struct chart); *@next
+ * is moved past them.
+ */
 static void draw_losses(FILE *f, const struct timeline *tl,
-			const struct plot *p, uint32_t cpu, double y)
+			const struct plot *p, uint32_t cpu, double y,
+			const struct sched_loss *const *by_cpu, size_t nr,
+			size_t *next)
 {
-	const struct sched_loss *losses;
-	size_t nr = schedmodel_losses(tl->ctx->front.model, &losses), i;
 	char title[192], a[SECONDS_LEN], b[SECONDS_LEN];
+	const struct sched_loss *l;
 	double x, w;
 
-	for (i = 0; i < nr; i++) {
-		if (losses[i].cpu != cpu || losses[i].last < p->t0 ||
-		    losses[i].first > p->t1)
+	for (; *next < nr && by_cpu[*next]->cpu <= cpu; ++*next) {
+		l = by_cpu[*next];
+		if (l->cpu != cpu || l->last < p->t0 || l->first > p->t1)
 			continue;
-		x = x_of(p, losses[i].first);
-		w = x_of(p, losses[i].last) - x;
-		format_seconds(a, report_rel(tl->ctx, losses[i].first), 6);
-		format_seconds(b, report_rel(tl->ctx, losses[i].last), 6);
-		if (losses[i].cut)
+		x = x_of(p, l->first);
+		w = x_of(p, l->last) - x;
+		format_seconds(a, report_rel(tl->ctx, l->first), 6);
+		format_seconds(b, report_rel(tl->ctx, l->last), 6);
+		if (l->cut)
 			snprintf(title, sizeof(title),
 				 "CPU %u: the file is cut short, its records whole up to %s s: who ran there until %s s is not known",
 				 cpu, a, b);
 		else
 			snprintf(title, sizeof(title),
 				 "CPU %u: %" PRIu64 " %s lost between %s and %s s: who ran is not known",
-				 cpu, losses[i].count,
-				 plural(losses[i].count, "event", "events"),
+				 cpu, l->count,
+				 plural(l->count, "event", "events"),
 				 a, b);
 		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"url(#lost)\" stroke=\"#%06x\"><title>",
 			w < 2 ? x - 1 : x, y, w < 2 ? 2 : w, CPU_LANE_H,
@@ -1434,18 +1439,38 @@ struct chart {
 	struct process_time *procs;
 	size_t nr_procs;
 	bool others;			/* threads not selected ran */
+	/*
+	 * the loss windows by CPU, in their order for each: the lanes take
+	 * theirs in turn, without a look through all of them for each CPU
+	 * (a header may claim 65536 CPUs, each cut short)
+	 */
+	const struct sched_loss **losses;
+	size_t nr_losses;
 };
 
 static void chart_free(struct chart *c)
 {
+	free(c->losses);
 	free(c->lanes);
 	free(c->cpu_y);
 	free(c->thread_y);
 	free(c->procs);
 }
 
+/* By CPU, then in the order of the model's list. */
+static int compare_loss_cpus(const void *a, const void *b)
+{
+	const struct sched_loss *x = *(const struct sched_loss *const *)a;
+	const struct sched_loss *y = *(const struct sched_loss *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static int chart_plan(struct timeline *tl, struct chart *c)
 {
+	const struct sched_loss *losses;
 	uint64_t end;
 	size_t i;
 
@@ -1463,8 +1488,15 @@ static int chart_plan(struct timeline *tl, struct chart *c)
 	c->lanes = calloc(tl->nr_thread_lanes ? tl->nr_thread_lanes : 1,
 			  sizeof(*c->lanes));
 	c->procs = rank_processes(tl, &c->nr_procs);
-	if (!c->cpu_y || !c->thread_y || !c->lanes || !c->procs)
+	c->nr_losses = schedmodel_losses(tl->ctx->front.model, &losses);
+	c->losses = malloc((c->nr_losses ? c->nr_losses : 1) *
+			   sizeof(*c->losses));
+	if (!c->cpu_y || !c->thread_y || !c->lanes || !c->procs ||
+	    !c->losses)
 		return -ENOMEM;
+	for (i = 0; i < c->nr_losses; i++)
+		c->losses[i] = &losses[i];
+	qsort(c->losses, c->nr_losses, sizeof(*c->losses), compare_loss_cpus);
 	for (i = 0; i < tl->nr_cpus; i++) {
 		c->cpu_y[i] = -1;
 		if (tl->cpu_lanes[i].nr_wide)
@@ -1502,7 +1534,7 @@ static void draw_lanes(FILE *f, struct timeline *tl, struct chart *c)
 {
 	char label[96];
 	unsigned int cpu;
-	size_t i;
+	size_t i, next = 0;
 
 	for (cpu = 0; cpu < tl->nr_cpus; cpu++) {
 		if (!cpu_shown(tl, cpu))
@@ -1511,7 +1543,8 @@ static void draw_lanes(FILE *f, struct timeline *tl, struct chart *c)
 		snprintf(label, sizeof(label), "CPU %u", cpu);
 		draw_lane(f, tl, &c->plot, &tl->cpu_lanes[cpu], label,
 			  CPU_LANE_H);
-		draw_losses(f, tl, &c->plot, cpu, c->plot.y);
+		draw_losses(f, tl, &c->plot, cpu, c->plot.y, c->losses,
+			    c->nr_losses, &next);
 		c->plot.y += CPU_LANE_H + LANE_GAP;
 	}
 	if (!c->nr_lanes)

@@ -121,6 +121,11 @@ struct cpu {
 	uint64_t last_ts;	/* of the last record */
 	bool cut;		/* its records end at @cut_at, before the end */
 	uint64_t cut_at;
+	/*
+	 * 1 + the index in losses of its latest loss window, of events
+	 * lost ([0]) and of the file cut short ([1]); 0: none
+	 */
+	size_t last_loss[2];
 	struct thread *waiters;	/* runnable, waiting for this CPU */
 	/* the STACK record just read, for the switch that follows it */
 	const struct sched_stack *pending_stack;
@@ -972,24 +977,22 @@ enum loss_kind {
 static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
 		     uint64_t first, uint64_t last, enum loss_kind kind)
 {
+	size_t *latest = &m->cpus[cpu].last_loss[kind == LOSS_CUT];
 	struct sched_loss *l;
-	size_t i;
 
-	if (m->nr_losses >= LOSSES_MAX) {
+	if (m->nr_losses >= LOSSES_MAX && *latest) {
 		/*
 		 * bounded memory: widen this CPU's latest window of the
-		 * kind (a cut comes once a CPU, at the end)
+		 * kind (a cut comes once a CPU, at the end), found without
+		 * a look through all of them: a header may claim 65536
+		 * CPUs, each cut short
 		 */
-		for (i = m->nr_losses; i-- > 0;) {
-			l = &m->losses[i];
-			if (l->cpu != cpu || l->cut != (kind == LOSS_CUT))
-				continue;
-			l->count += count;
-			l->first = first < l->first ? first : l->first;
-			l->last = last > l->last ? last : l->last;
-			l->unexplained |= kind == LOSS_UNEXPLAINED;
-			return;
-		}
+		l = &m->losses[*latest - 1];
+		l->count += count;
+		l->first = first < l->first ? first : l->first;
+		l->last = last > l->last ? last : l->last;
+		l->unexplained |= kind == LOSS_UNEXPLAINED;
+		return;
 	}
 	if (m->nr_losses == m->cap_losses) {
 		size_t cap = m->cap_losses ? 2 * m->cap_losses : 16;
@@ -1007,6 +1010,7 @@ static void loss_add(struct schedmodel *m, uint32_t cpu, uint64_t count,
 		.unexplained = kind == LOSS_UNEXPLAINED,
 		.cut = kind == LOSS_CUT,
 	};
+	*latest = m->nr_losses;
 }
 
 /*

@@ -35,6 +35,7 @@ struct srecinput_map {
 	off_t file_end;		/* the same, as a position in the file */
 	size_t released;	/* bytes from base given back */
 	int shrunk;		/* a page past the file's end was read */
+	bool memory;		/* the caller's bytes: not mapped by us */
 };
 
 /* the mappings, for the SIGBUS handler: read and set with __atomic */
@@ -150,7 +151,9 @@ static void map_leave(struct srecinput *in)
 	memcpy(in->buf, map_at(in, in->offset), left);
 	in->start = 0;
 	in->end = left;
-	if (lseek(in->fd, in->map->file_end, SEEK_SET) < 0)
+	if (in->map->memory)
+		in->eof = true;
+	else if (lseek(in->fd, in->map->file_end, SEEK_SET) < 0)
 		in->error = -errno;
 }
 
@@ -166,6 +169,37 @@ int srecinput_init(struct srecinput *in, int fd, size_t size)
 	return 0;
 }
 
+int srecinput_init_mem(struct srecinput *in, const void *data, size_t len,
+		       size_t size)
+{
+	struct srecinput_map *m;
+
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	/* what is left past the bytes' end is less than all of them */
+	in->size = len && len < size ? len : size;
+	in->eof = true;		/* nothing to read() past the bytes */
+	in->buf = malloc(in->size);
+	if (!in->buf)
+		return -ENOMEM;
+	if (!len)
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		free(in->buf);
+		in->buf = NULL;
+		return -ENOMEM;
+	}
+	m->base = (unsigned char *)data;
+	m->len = len;
+	m->end = len;
+	m->file_end = len;
+	m->memory = true;
+	in->map = m;
+	in->mapped = true;
+	return 0;
+}
+
 void srecinput_map_free(struct srecinput_map *map)
 {
 	unsigned int i;
@@ -175,7 +209,8 @@ void srecinput_map_free(struct srecinput_map *map)
 	for (i = 0; i < SRECINPUT_MAPS_MAX; i++)
 		if (__atomic_load_n(&maps[i], __ATOMIC_RELAXED) == map)
 			__atomic_store_n(&maps[i], NULL, __ATOMIC_RELAXED);
-	munmap(map->base, map->len);
+	if (!map->memory)
+		munmap(map->base, map->len);
 	free(map);
 }
 
@@ -193,7 +228,7 @@ struct srecinput_map *srecinput_detach_map(struct srecinput *in)
 {
 	struct srecinput_map *map = map_forget(in);
 
-	if (map)
+	if (map && !map->memory)
 		madvise(map->base, map->len, MADV_DONTNEED);
 	return map;
 }
@@ -239,7 +274,7 @@ void srecinput_release(struct srecinput *in, uint64_t offset)
 	struct srecinput_map *m = in->map;
 	size_t upto;
 
-	if (!m)
+	if (!m || m->memory)	/* the caller's bytes are the caller's */
 		return;
 	if (offset > m->end)
 		offset = m->end;

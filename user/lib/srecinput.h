@@ -32,6 +32,14 @@ struct srecinput {
 
 /* Read @fd through a buffer of @size bytes.  0 or -ENOMEM. */
 int srecinput_init(struct srecinput *in, int fd, size_t size);
+
+/*
+ * Read the @len bytes at @data (8-aligned) in place, as a mapped file's
+ * (fd -1): they must stay, unchanged, until srecinput_free(), or
+ * srecinput_map_free() of a detached mapping.  0 or -ENOMEM.
+ */
+int srecinput_init_mem(struct srecinput *in, const void *data, size_t len,
+		       size_t size);
 void srecinput_free(struct srecinput *in);
 
 /*

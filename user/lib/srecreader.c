@@ -798,11 +798,13 @@ static int read_header(struct srecreader *r)
 	return 0;
 }
 
-static struct srecreader *reader_new(int fd,
+/* A reader of @fd, or if @fd is -1 of the @len bytes at @data. */
+static struct srecreader *reader_new(int fd, const void *data, size_t len,
 				     const struct srecreader_options *opt)
 {
 	struct srecreader *r = calloc(1, sizeof(*r));
 	unsigned int i;
+	int ret;
 
 	if (!r)
 		return NULL;
@@ -814,18 +816,21 @@ static struct srecreader *reader_new(int fd,
 	srecchunk_types_init(&r->types);
 	for (i = 0; i < 256; i++)
 		r->event_index[i] = -1;
-	if (srecinput_init(&r->in, fd, READER_INPUT_SIZE)) {
+	if (fd >= 0)
+		ret = srecinput_init(&r->in, fd, READER_INPUT_SIZE);
+	else
+		ret = srecinput_init_mem(&r->in, data, len, READER_INPUT_SIZE);
+	if (ret) {
 		free(r);
 		return NULL;
 	}
 	return r;
 }
 
-struct srecreader *srecreader_open_fd(int fd,
-				      const struct srecreader_options *opt,
-				      char *err, size_t err_size)
+/* Read @r's header; @r, or NULL after closing it, as open does. */
+static struct srecreader *reader_start(struct srecreader *r, char *err,
+				       size_t err_size)
 {
-	struct srecreader *r = reader_new(fd, opt);
 	int ret;
 
 	if (!r) {
@@ -845,6 +850,20 @@ struct srecreader *srecreader_open_fd(int fd,
 		return NULL;
 	}
 	return r;
+}
+
+struct srecreader *srecreader_open_fd(int fd,
+				      const struct srecreader_options *opt,
+				      char *err, size_t err_size)
+{
+	return reader_start(reader_new(fd, NULL, 0, opt), err, err_size);
+}
+
+struct srecreader *srecreader_open_mem(const void *data, size_t len,
+				       const struct srecreader_options *opt,
+				       char *err, size_t err_size)
+{
+	return reader_start(reader_new(-1, data, len, opt), err, err_size);
 }
 
 struct srecreader *srecreader_open(const char *path,

@@ -102,6 +102,14 @@ struct srecreader *srecreader_open(const char *path,
 struct srecreader *srecreader_open_fd(int fd,
 				      const struct srecreader_options *opt,
 				      char *err, size_t err_size);
+/*
+ * The same for a trace in memory, the @len bytes at @data (8-aligned, as
+ * malloc() gives), read in place as a mapped file is: they must stay,
+ * unchanged, until srecreader_close().
+ */
+struct srecreader *srecreader_open_mem(const void *data, size_t len,
+				       const struct srecreader_options *opt,
+				       char *err, size_t err_size);
 void srecreader_close(struct srecreader *r);
 
 /*
