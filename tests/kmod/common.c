@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "procfile.h"
+#include "srecreader.h"
 
 /* how long an unload waits for the last user of the module to go */
 #define UNLOAD_WAIT_MS	5000
@@ -446,4 +447,94 @@ const char *sr_settings_changed(const struct procfile_stats *before)
 		what = "events";
 	procfile_stats_free(&now);
 	return what;
+}
+
+pid_t sr_spawn_schedrec(char *const argv[], const char *err_path)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid < 0 ? -errno : pid;
+	setpgid(0, 0);
+	fd = open("/dev/null", O_WRONLY);
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		_exit(126);
+	if (err_path) {
+		fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(126);
+	}
+	execv(sr_schedrec_bin(), argv);
+	_exit(126);
+}
+
+int sr_wait_child_bounded(pid_t pid, int timeout_ms)
+{
+	struct timespec tick = { 0, 1000 * 1000 };
+	int status, waited;
+
+	for (waited = 0; waited <= timeout_ms; waited++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+			       128 + WTERMSIG(status);
+		nanosleep(&tick, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+static void srec_diag(void *arg, enum srec_diag_level level,
+		      uint64_t offset, const char *msg)
+{
+	struct sr_srec_counts *c = arg;
+
+	fprintf(stderr, "# reader %s at %llu: %s\n",
+		level == SREC_DIAG_ERROR ? "error" : "warning",
+		(unsigned long long)offset, msg);
+	c->warnings++;
+}
+
+int sr_read_srec(const char *path, struct sr_srec_counts *c)
+{
+	struct srecreader_options opt = {
+		.strict = true, .diag = srec_diag, .diag_arg = c,
+	};
+	const struct srec_trailer_head *trailer;
+	const struct srec_cpu_total *totals;
+	struct srec_record rec;
+	struct srecreader *r;
+	unsigned int cpu;
+	char err[256];
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	r = srecreader_open(path, &opt, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "# %s: %s\n", path, err);
+		return -1;
+	}
+	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
+		if (rec.cpu >= SR_SREC_MAX_CPUS)
+			continue;
+		c->lost[rec.cpu] += rec.gap;
+		c->gaps[rec.cpu] += rec.gap;
+		if (rec.hdr->type == SCHEDREC_REC_LOST)
+			c->lost[rec.cpu] +=
+				((const struct schedrec_lost *)rec.hdr)->count;
+		else
+			c->records[rec.cpu]++;
+	}
+	if (ret < 0)
+		fprintf(stderr, "# %s: %s\n", path, srecreader_error(r));
+	trailer = srecreader_trailer(r, &totals);
+	if (trailer) {
+		c->trailer = true;
+		for (cpu = 0; cpu < trailer->count &&
+		     cpu < SR_SREC_MAX_CPUS; cpu++) {
+			c->kernel_written[cpu] = totals[cpu].kernel_written;
+			c->kernel_lost[cpu] = totals[cpu].kernel_lost;
+		}
+	}
+	srecreader_close(r);
+	return ret < 0 ? -1 : 0;
 }

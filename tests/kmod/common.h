@@ -123,6 +123,35 @@ struct procfile_stats;
  */
 const char *sr_settings_changed(const struct procfile_stats *before);
 
+/*
+ * Start sr_schedrec_bin() with @argv (argv[0] ignored) in the background,
+ * its stdout on /dev/null and its stderr into @err_path (NULL: ours), in a
+ * process group of its own: its pid, or -errno.
+ */
+pid_t sr_spawn_schedrec(char *const argv[], const char *err_path);
+
+/* Wait for child @pid at most @timeout_ms: its exit status (128 + signal), or -ETIMEDOUT. */
+int sr_wait_child_bounded(pid_t pid, int timeout_ms);
+
+#define SR_SREC_MAX_CPUS	64
+
+/* What a .srec file holds per CPU, read to its end by the reader library. */
+struct sr_srec_counts {
+	uint64_t records[SR_SREC_MAX_CPUS];	/* LOST and PAD not counted */
+	uint64_t lost[SR_SREC_MAX_CPUS];	/* LOST records' counts + gaps */
+	uint64_t gaps[SR_SREC_MAX_CPUS];	/* numbers no LOST record counts */
+	uint64_t kernel_written[SR_SREC_MAX_CPUS];	/* the trailer's */
+	uint64_t kernel_lost[SR_SREC_MAX_CPUS];
+	bool trailer;
+	int warnings;		/* the reader's, each printed as "# ..." */
+};
+
+/*
+ * Read the .srec file @path (strict: a damaged section is an error) into
+ * @c: 0, or -1 if it cannot be read to its end (said on stderr).
+ */
+int sr_read_srec(const char *path, struct sr_srec_counts *c);
+
 /* A copy of a comm field as a string. */
 void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm);
 
