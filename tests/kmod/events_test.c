@@ -404,6 +404,7 @@ TEST_F(scenario, switch_out_dead)
 {
 	const struct sr_event *ev, *last = NULL;
 	const struct sr_event *exit_ev;
+	char letter;
 	size_t i;
 
 	for (i = 0; i < self->log.n; i++) {
@@ -418,7 +419,9 @@ TEST_F(scenario, switch_out_dead)
 	ASSERT_NE(NULL, exit_ev);
 	EXPECT_TRUE(taskstate_is_dead(last->r.sw.prev_state))
 		TH_LOG("last prev_state 0x%x", last->r.sw.prev_state);
-	EXPECT_EQ('Z', taskstate_letter(last->r.sw.prev_state, false));
+	/* Z, or X if we reaped it before its last switch (as ftrace says) */
+	letter = taskstate_letter(last->r.sw.prev_state, false);
+	EXPECT_TRUE(letter == 'Z' || letter == 'X') TH_LOG("%c", letter);
 	EXPECT_LE(exit_ev->r.hdr.ts, last->r.hdr.ts);
 }
 

@@ -248,7 +248,8 @@ static void record_workload(struct __test_metadata *_metadata,
 	srecreader_close(r);
 }
 
-TEST_F(record, workload_complete)
+/* a debug kernel (KASAN, lockdep) under TCG takes its time */
+TEST_F_TIMEOUT(record, workload_complete, 120)
 {
 	record_workload(_metadata, &self->before, self->nr_cpus, false);
 }
@@ -266,7 +267,7 @@ static bool tmp_takes_o_direct(void)
 	return true;
 }
 
-TEST_F(record, direct_complete)
+TEST_F_TIMEOUT(record, direct_complete, 120)
 {
 	bool takes = tmp_takes_o_direct();
 	char err[1024];

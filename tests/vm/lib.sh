@@ -535,7 +535,9 @@ vm_receive() {
 # Kernel trouble in a guest console log: prints the offending lines.  The
 # debug kernel's reports start so too (KASAN, KFENCE and the atomic-sleep
 # check with "BUG:", lockdep and RCU checks with "WARNING:"); a task hung
-# for two minutes is trouble as well.
+# for two minutes is trouble as well.  A lockdep kernel says at boot that
+# RCU's checks are on: not trouble.
 console_trouble() {
-	grep -nE 'Oops|BUG[: ]|WARNING:|lockdep|KASAN|UBSAN|KFENCE|Kernel panic|Call Trace|general protection|sleeping function called from invalid context|blocked for more than [0-9]+ seconds' "$1"
+	grep -nE 'Oops|BUG[: ]|WARNING:|lockdep|KASAN|UBSAN|KFENCE|Kernel panic|Call Trace|general protection|sleeping function called from invalid context|blocked for more than [0-9]+ seconds' "$1" |
+		grep -v 'RCU lockdep checking is enabled\.$'
 }
