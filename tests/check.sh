@@ -470,10 +470,15 @@ run_kernel() {
 			-f "$root/tests/vm/tap.awk" "$dir/console.log"
 		if ! grep -q '^@@vm dmesg-end' "$dir/console.log"; then
 			echo "FAIL $series: the guest ran to the end (console: ${dir#"$root"/}/console.log)"
-		elif console_trouble "$dir/console.log" >"$dir/trouble.log"; then
+		elif console_trouble "$dir/console.log" "$dir/boot-trouble.log" \
+			>"$dir/trouble.log"; then
 			echo "FAIL $series: no kernel oops, BUG, WARNING, lockdep, KASAN or UBSAN report (see ${dir#"$root"/}/trouble.log)"
 		else
 			echo "PASS $series: no kernel oops, BUG, WARNING, lockdep, KASAN or UBSAN report"
+		fi
+		# the kernel's own, before /init ran: said, not counted
+		if [ -s "$dir/boot-trouble.log" ]; then
+			echo "INFO $series: the kernel reported trouble while it booted, before any test ran: $(head -n 1 "$dir/boot-trouble.log" | cut -c1-160) (see ${dir#"$root"/}/boot-trouble.log)"
 		fi
 		if [ -s "$dkms_ko" ]; then
 			if grep -q '^SCHEDREC-BINARY load_test EXIT 0$' "$dir/console.log"; then

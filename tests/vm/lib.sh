@@ -536,8 +536,32 @@ vm_receive() {
 # debug kernel's reports start so too (KASAN, KFENCE and the atomic-sleep
 # check with "BUG:", lockdep and RCU checks with "WARNING:"); a task hung
 # for two minutes is trouble as well.  A lockdep kernel says at boot that
-# RCU's checks are on: not trouble.
+# RCU's checks are on: not trouble.  With a file $2, the reports the kernel
+# made while it booted, before the guest's /init said "@@vm boot" (on the
+# console before that line, or stamped before its uptime in the dmesg
+# dump), go there instead: no test had run yet.
 console_trouble() {
+	local boot_line boot_uptime
+	boot_line=$(grep -n -m 1 '@@vm boot uptime=' "$1" | cut -d: -f1)
+	boot_uptime=$(sed -n 's/.*@@vm boot uptime=\([0-9.]*\).*/\1/p' "$1" | head -n 1)
 	grep -nE 'Oops|BUG[: ]|WARNING:|lockdep|KASAN|UBSAN|KFENCE|Kernel panic|Call Trace|general protection|sleeping function called from invalid context|blocked for more than [0-9]+ seconds' "$1" |
-		grep -v 'RCU lockdep checking is enabled\.$'
+		grep -v 'RCU lockdep checking is enabled\.$' |
+		awk -v early="${2:-}" -v line="${boot_line:-0}" \
+			-v up="${boot_uptime:-0}" '
+		{
+			n = $0; sub(/:.*/, "", n)
+			ts = -1
+			if (match($0, /^[0-9]+:\[ *[0-9]+\.[0-9]+\]/)) {
+				ts = substr($0, RSTART, RLENGTH)
+				sub(/^[0-9]+:\[ */, "", ts); sub(/\]/, "", ts)
+			}
+			if (early != "" && (n + 0 < line + 0 ||
+			    (ts >= 0 && ts + 0 < up + 0))) {
+				print >early
+				next
+			}
+			print
+			found = 1
+		}
+		END { exit !found }'
 }
