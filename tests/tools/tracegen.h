@@ -45,6 +45,9 @@
  *	                        unless off (ID past SCHEDREC_REC_MAX, SIZE a
  *	                        multiple of 16; no line writes records of
  *	                        it); at most TRACEGEN_NEW_EVENTS
+ *	noevent NAME            leave NAME (e.g. wakeup) out of the header's
+ *	                        event mask, as `schedrec record -e` without
+ *	                        it would (lines of it are still written)
  *	ksym ADDR TYPE NAME [[MODULE]]
  *	                        a line of the /proc/kallsyms snapshot (KSYMS
  *	                        section), e.g. "ksym ffffffff81100000 t

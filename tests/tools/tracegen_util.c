@@ -85,6 +85,7 @@ struct tracegen {
 	int zlib_level;			/* `zlib`, 0: raw chunks */
 	uint32_t pass_records;		/* `pass`, at least this many a pass */
 	bool stacks;			/* a stack line was given */
+	uint32_t event_off;		/* `noevent`: left out of the mask */
 	char *ksyms;			/* the kallsyms text of `ksym` lines */
 	size_t ksyms_len;
 	size_t ksyms_cap;
@@ -880,6 +881,22 @@ static int statement_event(struct tracegen *tg, char **words, int nr_words)
 	return 0;
 }
 
+/* noevent NAME: an event of this ABI left out of the header's mask. */
+static int statement_noevent(struct tracegen *tg, char **words, int nr_words)
+{
+	static const char *const names[] = SCHEDREC_EVENT_NAMES;
+	size_t id;
+
+	if (nr_words != 2)
+		return bad_usage(tg, "noevent NAME");
+	for (id = 0; id < ARRAY_SIZE(names); id++)
+		if (names[id] && !strcmp(words[1], names[id])) {
+			tg->event_off |= 1u << id;
+			return 0;
+		}
+	return fail(tg, "noevent %s: not an event of this ABI", words[1]);
+}
+
 /*
  * ksym ADDR TYPE NAME [[MODULE]]: a line of the kallsyms snapshot, written
  * as /proc/kallsyms has it.
@@ -968,6 +985,8 @@ static int parse_statement(struct tracegen *tg, char **words, int nr_words)
 		return statement_ksym(tg, words, nr_words);
 	if (!strcmp(what, "event"))
 		return statement_event(tg, words, nr_words);
+	if (!strcmp(what, "noevent"))
+		return statement_noevent(tg, words, nr_words);
 	if (!strcmp(what, "zlib") || !strcmp(what, "pass"))
 		return statement_chunks(tg, words, nr_words);
 	if (!strcmp(what, "start") || !strcmp(what, "end")) {
@@ -1134,6 +1153,7 @@ static int write_header(struct tracegen *tg, struct srecwriter *w)
 	/* STACK is optional: enabled only in traces that have stacks */
 	if (tg->stacks)
 		hdr.event_mask |= 1u << SCHEDREC_EV_STACK;
+	hdr.event_mask &= ~tg->event_off;
 	if (tg->nr_new_events) {
 		hdr.nr_events = srecchunk_abi_events(events, hdr.event_mask);
 		memcpy(events + hdr.nr_events, tg->new_events,

@@ -97,6 +97,13 @@ struct thread {
 	struct task *wake_task;	/* its name at @wake_ts */
 	struct task *out_task;	/* its name at its switch-out (latency) */
 	/*
+	 * A sched_waking that came while it was still on CPU, at @early_ts
+	 * (0: none), recorded on @early_cpu for @early_target; its waker is
+	 * in @waker and @waker_irq.  See on_wakeup().
+	 */
+	uint64_t early_ts;
+	uint32_t early_cpu, early_target;
+	/*
 	 * Not seen on a CPU yet, and renamed: where each earlier name's
 	 * part ends, kept until it is known how long it was off CPU
 	 * (emit_unseen()).
@@ -1072,9 +1079,41 @@ static void set_origin(struct schedmodel *m, uint64_t first_ts)
 	m->started = true;
 }
 
+/* @t's wakeup, at @t->wake_ts, recorded on @cpu for @target_cpu. */
+static void emit_wakeup(struct schedmodel *m, unsigned int wants,
+			const struct thread *t, uint32_t cpu,
+			uint32_t target_cpu)
+{
+	struct wakeup_ev ev = {
+		.task = t->task, .waker = t->waker, .waker_irq = t->waker_irq,
+		.cpu = cpu, .target_cpu = target_cpu, .ts = t->wake_ts,
+	};
+
+	if ((wants & WANT_WAKEUP) && t->wake_ts >= m->win_start &&
+	    t->wake_ts < m->win_end)
+		EMIT(m, wakeup, &ev);
+}
+
+/*
+ * @t switched out at @ts after a sched_waking came while it still ran
+ * (on_wakeup()): if it went to sleep, that waking is its wakeup, and it
+ * took effect at the switch-out.
+ */
+static __attribute__((noinline)) void
+early_waking_apply(struct schedmodel *m, unsigned int wants, struct thread *t,
+		   uint64_t ts, bool asleep)
+{
+	if (asleep) {
+		t->wake_ts = ts;
+		t->wake_task = t->task;
+		emit_wakeup(m, wants, t, t->early_cpu, t->early_target);
+	}
+	t->early_ts = 0;
+}
+
 static inline __attribute__((always_inline)) void
 thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
-		  uint32_t cpu, uint64_t ts, char state,
+		  uint32_t cpu, uint64_t ts, char state, bool asleep,
 		  const struct sched_stack *stack)
 {
 	/* still running elsewhere as far as we saw (a desync): not there */
@@ -1091,6 +1130,8 @@ thread_switch_out(struct schedmodel *m, unsigned int wants, struct thread *t,
 	t->since = ts;
 	t->state = state;
 	t->wake_ts = 0;
+	if (unlikely(t->early_ts))
+		early_waking_apply(m, wants, t, ts, asleep);
 	/* the waiters serve only usurped time: without it, none to keep */
 	if ((wants & WANT_USURP) && state == 'R')
 		waiter_add(m, t, cpu, ts);
@@ -1143,6 +1184,7 @@ thread_switch_in(struct schedmodel *m, unsigned int wants, struct thread *t,
 	t->cpu = cpu;
 	t->since = ts;
 	t->wake_ts = 0;
+	t->early_ts = 0;
 	t->piece = 0;
 	t->iv_task = NULL;
 }
@@ -1241,7 +1283,7 @@ on_switch(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 			thread_drop(m, prev);
 		else
 			thread_switch_out(m, wants, prev, cpu, ts, state,
-					  stack);
+					  sw->prev_state && !preempt, stack);
 	}
 	if (next)
 		thread_switch_in(m, wants, next, cpu, ts);
@@ -1317,6 +1359,47 @@ switch_plain(struct schedmodel *m, struct cpu *c, uint32_t cpu,
 	return true;
 }
 
+static void waker_set(struct schedmodel *m, struct thread *t,
+		      const struct schedrec_wakeup *wk)
+{
+	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
+	t->waker = NULL;
+	if (!t->waker_irq && wk->waker_tid && wk->waker_tid != wk->tid) {
+		struct thread *waker = thread_get(m, wk->waker_tid);
+
+		t->waker = waker ? waker->task : NULL;
+	}
+}
+
+/*
+ * A wakeup of @t while it runs, as far as the records have shown.  A
+ * waker on another CPU can catch a thread that has left the runqueue but
+ * whose switch is not recorded yet: its sched_waking comes first, and the
+ * sched_wakeup follows the switch-out (from the waker once the switch is
+ * done, or from an IPI on the target CPU, in interrupt context).  That
+ * waking is kept for the switch-out, where it is the wakeup if the thread
+ * went to sleep.  A thread woken before it left the runqueue never sleeps:
+ * its sched_wakeup comes while it runs and drops the waking.  Without
+ * sched_wakeup records the two cannot be told apart, and a waking while
+ * running starts nothing.
+ */
+static __attribute__((noinline)) void
+on_wakeup_running(struct schedmodel *m, struct thread *t, uint32_t cpu,
+		  const struct schedrec_wakeup *wk)
+{
+	if (wk->hdr.type != SCHEDREC_EV_WAKING) {
+		t->early_ts = 0;
+		return;
+	}
+	if (t->early_ts ||
+	    !(m->info->file.event_mask & 1u << SCHEDREC_EV_WAKEUP))
+		return;
+	t->early_ts = wk->hdr.ts;
+	t->early_cpu = cpu;
+	t->early_target = wk->target_cpu;
+	waker_set(m, t, wk);
+}
+
 static inline __attribute__((always_inline)) void
 on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	  const struct schedrec_wakeup *wk)
@@ -1333,33 +1416,23 @@ on_wakeup(struct schedmodel *m, unsigned int wants, uint32_t cpu,
 	if (wk->hdr.type == SCHEDREC_EV_WAKEUP_NEW &&
 	    t->where == WHERE_UNSEEN)
 		t->where = WHERE_NEW;
+	if (!(wants & WANT_WAKER))
+		return;
+	if (t->where == WHERE_ON) {
+		on_wakeup_running(m, t, cpu, wk);
+		return;
+	}
 	/*
-	 * Who woke it, and when, serve only wakeups and latencies; a thread
-	 * switched out runnable (R) never slept: a waking then (of one
-	 * preempted as it went to sleep) starts no wakeup latency.
+	 * Who woke it, and when: the first wakeup since its switch-out.  A
+	 * thread switched out runnable (R) never slept: a waking then (of
+	 * one preempted as it went to sleep) starts no wakeup latency.
 	 */
-	if (!(wants & WANT_WAKER) || t->where == WHERE_ON || t->wake_ts ||
-	    (t->where == WHERE_OFF && t->state == m->preempted))
+	if (t->wake_ts || (t->where == WHERE_OFF && t->state == m->preempted))
 		return;
 	t->wake_ts = wk->hdr.ts;
 	t->wake_task = t->task;
-	t->waker_irq = wk->hdr.flags & SCHEDREC_F_IRQ;
-	t->waker = NULL;
-	if (!t->waker_irq && wk->waker_tid && wk->waker_tid != wk->tid) {
-		struct thread *waker = thread_get(m, wk->waker_tid);
-
-		t->waker = waker ? waker->task : NULL;
-	}
-	if ((wants & WANT_WAKEUP) && t->wake_ts >= m->win_start &&
-	    t->wake_ts < m->win_end) {
-		struct wakeup_ev ev = {
-			.task = t->task, .waker = t->waker,
-			.waker_irq = t->waker_irq, .cpu = cpu,
-			.target_cpu = wk->target_cpu, .ts = t->wake_ts,
-		};
-
-		EMIT(m, wakeup, &ev);
-	}
+	waker_set(m, t, wk);
+	emit_wakeup(m, wants, t, cpu, wk->target_cpu);
 }
 
 static void on_migrate(struct schedmodel *m, const struct schedrec_migrate *mg)
@@ -1770,6 +1843,7 @@ static bool same_thread(const struct thread *a, const struct thread *b)
 	       (!a || (a->where == b->where && a->state == b->state &&
 		       a->waiting == b->waiting && a->cpu == b->cpu &&
 		       a->since == b->since && a->wake_ts == b->wake_ts &&
+		       a->early_ts == b->early_ts &&
 		       a->piece == b->piece && !a->stack == !b->stack &&
 		       same_task(a->task, b->task)));
 }
