@@ -357,6 +357,16 @@ void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm)
 	out[SCHEDREC_COMM_LEN] = '\0';
 }
 
+int sr_self_exe(char *buf, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
+
+	if (len <= 0)
+		return len ? -errno : -ENOENT;
+	buf[len] = '\0';
+	return 0;
+}
+
 const char *sr_schedrec_bin(void)
 {
 	const char *bin = getenv("SCHEDREC_BIN");
@@ -494,7 +504,9 @@ static void srec_diag(void *arg, enum srec_diag_level level,
 	c->warnings++;
 }
 
-int sr_read_srec(const char *path, struct sr_srec_counts *c)
+int sr_read_srec_each(const char *path, struct sr_srec_counts *c,
+		      void (*each)(void *arg, const struct srec_record *rec),
+		      void *arg, struct srecreader **keep)
 {
 	struct srecreader_options opt = {
 		.strict = true, .diag = srec_diag, .diag_arg = c,
@@ -508,12 +520,19 @@ int sr_read_srec(const char *path, struct sr_srec_counts *c)
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	if (keep)
+		*keep = NULL;
 	r = srecreader_open(path, &opt, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "# %s: %s\n", path, err);
 		return -1;
 	}
 	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
+		if (each)
+			each(arg, &rec);
+		if (rec.hdr->ts > c->newest_ts)
+			c->newest_ts = rec.hdr->ts;
+		c->all_gaps += rec.gap;
 		if (rec.cpu >= SR_SREC_MAX_CPUS)
 			continue;
 		c->lost[rec.cpu] += rec.gap;
@@ -535,6 +554,14 @@ int sr_read_srec(const char *path, struct sr_srec_counts *c)
 			c->kernel_lost[cpu] = totals[cpu].kernel_lost;
 		}
 	}
-	srecreader_close(r);
+	if (keep)
+		*keep = r;
+	else
+		srecreader_close(r);
 	return ret < 0 ? -1 : 0;
+}
+
+int sr_read_srec(const char *path, struct sr_srec_counts *c)
+{
+	return sr_read_srec_each(path, c, NULL, NULL, NULL);
 }

@@ -96,6 +96,9 @@ int sr_wait_task_state(pid_t tid, char state, int timeout_ms);
 /* Wait for @pid; 0 if it exited with status 0, else -ECHILD. */
 int sr_wait_child_ok(pid_t pid);
 
+/* This test binary's path into @buf (@size bytes): 0, or -errno. */
+int sr_self_exe(char *buf, size_t size);
+
 /* The schedrec to run: $SCHEDREC_BIN, or /bin/schedrec. */
 const char *sr_schedrec_bin(void);
 
@@ -142,6 +145,8 @@ struct sr_srec_counts {
 	uint64_t gaps[SR_SREC_MAX_CPUS];	/* numbers no LOST record counts */
 	uint64_t kernel_written[SR_SREC_MAX_CPUS];	/* the trailer's */
 	uint64_t kernel_lost[SR_SREC_MAX_CPUS];
+	uint64_t all_gaps;	/* of every CPU */
+	uint64_t newest_ts;	/* of every record */
 	bool trailer;
 	int warnings;		/* the reader's, each printed as "# ..." */
 };
@@ -151,6 +156,18 @@ struct sr_srec_counts {
  * @c: 0, or -1 if it cannot be read to its end (said on stderr).
  */
 int sr_read_srec(const char *path, struct sr_srec_counts *c);
+
+struct srec_record;
+struct srecreader;
+
+/*
+ * sr_read_srec() that also hands each record to @each (unless NULL), and
+ * leaves the reader in *@keep (unless NULL; NULL if it did not open) for
+ * the caller to look at the header and trailer, then close.
+ */
+int sr_read_srec_each(const char *path, struct sr_srec_counts *c,
+		      void (*each)(void *arg, const struct srec_record *rec),
+		      void *arg, struct srecreader **keep);
 
 /* A copy of a comm field as a string. */
 void sr_comm(char out[SCHEDREC_COMM_LEN + 1], const char *comm);

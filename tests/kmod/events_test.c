@@ -113,14 +113,11 @@ FIXTURE_SETUP(scenario)
 	int ready[2], go[2], cpu;
 	struct procfile_stats stats;
 	char byte = 'g';
-	ssize_t len;
 
 	self->parent = getpid();
 	ASSERT_EQ(self->parent, gettid());
 	ASSERT_EQ(0, prctl(PR_GET_NAME, self->parent_comm));
-	len = readlink("/proc/self/exe", self->exe, sizeof(self->exe) - 1);
-	ASSERT_LT(0, len);
-	self->exe[len] = '\0';
+	ASSERT_EQ(0, sr_self_exe(self->exe, sizeof(self->exe)));
 	snprintf(self->exe_comm, sizeof(self->exe_comm), "%.15s",
 		 strrchr(self->exe, '/') + 1);
 	self->two_cpus = sr_nr_online_cpus() >= 2;

@@ -26,12 +26,9 @@
 static FILE *open_page(const char *name)
 {
 	char path[PATH_MAX], *slash;
-	ssize_t len;
 
-	len = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (len <= 0)
+	if (sr_self_exe(path, sizeof(path)))
 		return NULL;
-	path[len] = '\0';
 	slash = strrchr(path, '/');
 	if (!slash)
 		return NULL;

@@ -49,7 +49,6 @@ FIXTURE(owner) {
 
 FIXTURE_SETUP(owner)
 {
-	ssize_t len;
 
 	self->recorder = 0;
 	self->hold = 0;
@@ -58,10 +57,7 @@ FIXTURE_SETUP(owner)
 	ASSERT_EQ(0, sr_set_buf_kb(1024));
 	ASSERT_EQ(0, procfile_write("events", "switch waking exec exit"));
 	ASSERT_EQ(0, procfile_stats_read(&self->before));
-	len = readlink("/proc/self/exe", self->self_path,
-		       sizeof(self->self_path) - 1);
-	ASSERT_LT(0, len);
-	self->self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self->self_path, sizeof(self->self_path)));
 	unlink(GO_FIFO);
 	unlink(DONE_FIFO);
 	ASSERT_EQ(0, mkfifo(GO_FIFO, 0600));

@@ -88,79 +88,39 @@ static int role_starve(void)
 	return waitpid(pid, &status, 0) == pid && !status ? 0 : 1;
 }
 
-/* What a file holds, per CPU, as the reader saw it. */
+/* What a file holds, as the reader saw it. */
 struct file_counts {
-	uint64_t records[64];	/* events: PAD and LOST excluded */
-	uint64_t lost[64];	/* LOST records' counts plus gaps */
-	uint64_t gaps;
-	uint64_t newest_ts;	/* of every record */
-	int exec_named;		/* exec records of CHILD_COMM or hackbench */
+	struct sr_srec_counts c;
+	int exec_named;		/* exec records of hackbench */
 	int exits;
-	int renames;
-	int warnings;
+	int renames;		/* to CHILD_COMM */
 };
 
-static void count_diag(void *arg, enum srec_diag_level level,
-		       uint64_t offset, const char *msg)
+static void count_record(void *arg, const struct srec_record *rec)
 {
+	const union sr_record *u = (const void *)rec->hdr;
 	struct file_counts *fc = arg;
 
-	fprintf(stderr, "# reader %s at %llu: %s\n",
-		level == SREC_DIAG_ERROR ? "error" : "warning",
-		(unsigned long long)offset, msg);
-	fc->warnings++;
+	switch (rec->hdr->type) {
+	case SCHEDREC_EV_EXEC:
+		if (!strncmp(u->task.comm, "hackbench", 16))
+			fc->exec_named++;
+		break;
+	case SCHEDREC_EV_EXIT:
+		fc->exits++;
+		break;
+	case SCHEDREC_EV_RENAME:
+		if (!strncmp(u->task.comm, CHILD_COMM, 16))
+			fc->renames++;
+		break;
+	}
 }
 
-static int read_trace(struct file_counts *fc, const struct srecreader **out,
-		      struct srecreader **rp)
+/* TRACE read to its end into @fc; the reader, still open, in *@rp. */
+static int read_trace(struct file_counts *fc, struct srecreader **rp)
 {
-	struct srecreader_options opt = {
-		.strict = true, .diag = count_diag, .diag_arg = fc,
-	};
-	struct srec_record rec;
-	struct srecreader *r;
-	char err[256];
-	int ret;
-
 	memset(fc, 0, sizeof(*fc));
-	r = srecreader_open(TRACE, &opt, err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "# %s\n", err);
-		return -1;
-	}
-	while ((ret = srecreader_next_batch(r, &rec, 1)) > 0) {
-		const union sr_record *u = (const void *)rec.hdr;
-
-		if (rec.cpu >= 64)
-			return -1;
-		if (rec.hdr->type != SCHEDREC_REC_LOST)
-			fc->records[rec.cpu]++;
-		if (rec.hdr->ts > fc->newest_ts)
-			fc->newest_ts = rec.hdr->ts;
-		fc->lost[rec.cpu] += rec.gap;
-		fc->gaps += rec.gap;
-		switch (rec.hdr->type) {
-		case SCHEDREC_REC_LOST:
-			fc->lost[rec.cpu] += u->lost.count;
-			break;
-		case SCHEDREC_EV_EXEC:
-			if (!strncmp(u->task.comm, "hackbench", 16))
-				fc->exec_named++;
-			break;
-		case SCHEDREC_EV_EXIT:
-			fc->exits++;
-			break;
-		case SCHEDREC_EV_RENAME:
-			if (!strncmp(u->task.comm, CHILD_COMM, 16))
-				fc->renames++;
-			break;
-		}
-	}
-	if (ret < 0)
-		fprintf(stderr, "# %s\n", srecreader_error(r));
-	*out = r;
-	*rp = r;
-	return ret;
+	return sr_read_srec_each(TRACE, &fc->c, count_record, fc, rp);
 }
 
 FIXTURE(record) {
@@ -209,20 +169,16 @@ static void record_workload(struct __test_metadata *_metadata,
 	const struct srec_cpu_total *totals;
 	struct procfile_stats st;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
-	ssize_t len;
 	int cpu;
 
-	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-	ASSERT_LT(0, len);
-	self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self_path, sizeof(self_path)));
 	ASSERT_EQ(0, sr_run_schedrec(argv, "workload", STDERR_FILE, NULL, 0));
 	EXPECT_STREQ("", sr_settings_changed(before));
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
-	EXPECT_EQ(0ull, fc.gaps);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
+	EXPECT_EQ(0ull, fc.c.all_gaps);
 	info = srecreader_info(r);
 	EXPECT_EQ(0u, info->file.drainer_cpu);
 	EXPECT_NE(0u, info->file.drainer_tid);
@@ -238,11 +194,11 @@ static void record_workload(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, procfile_stats_read(&st));
 	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		EXPECT_EQ(st.cpu[cpu].written, fc.records[cpu])
+		EXPECT_EQ(st.cpu[cpu].written, fc.c.records[cpu])
 			TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(st.cpu[cpu].written, totals[cpu].kernel_written);
 		EXPECT_EQ(0ull, st.cpu[cpu].lost);
-		EXPECT_EQ(0ull, fc.lost[cpu]);
+		EXPECT_EQ(0ull, fc.c.lost[cpu]);
 	}
 	procfile_stats_free(&st);
 	srecreader_close(r);
@@ -287,7 +243,6 @@ TEST_F_TIMEOUT(record, direct_complete, 120)
 TEST_F(record, sigint_leaves_readable_file)
 {
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	struct stat sb;
 	int status, waited;
@@ -312,8 +267,8 @@ TEST_F(record, sigint_leaves_readable_file)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
 	srecreader_close(r);
 }
 
@@ -330,27 +285,23 @@ TEST_F(record, overflow_loss_matches_module)
 			       self_path, NULL };
 	const struct srec_cpu_total *totals;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	uint64_t lost = 0;
-	ssize_t len;
 	int cpu;
 
 	if (sr_nr_online_cpus() < 2)
 		SKIP(return, "needs 2 online CPUs");
-	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-	ASSERT_LT(0, len);
-	self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self_path, sizeof(self_path)));
 	ASSERT_EQ(1, run_schedrec(argv, "starve"));
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
 	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
-		EXPECT_EQ(totals[cpu].kernel_lost, fc.lost[cpu])
+		EXPECT_EQ(totals[cpu].kernel_lost, fc.c.lost[cpu])
 			TH_LOG("cpu %d", cpu);
-		EXPECT_EQ(totals[cpu].kernel_written, fc.records[cpu])
+		EXPECT_EQ(totals[cpu].kernel_written, fc.c.records[cpu])
 			TH_LOG("cpu %d", cpu);
 		lost += totals[cpu].kernel_lost;
 	}
@@ -397,10 +348,8 @@ TEST_F(record, cpu_onlined_while_recording)
 			       self_path, NULL };
 	const struct srec_cpu_total *totals;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	uint64_t online = 0;
-	ssize_t len;
 	int cpu, late;
 
 	late = sr_nr_online_cpus() - 1;
@@ -410,9 +359,7 @@ TEST_F(record, cpu_onlined_while_recording)
 	ASSERT_EQ(0, sr_write_text(path, "0"));
 	snprintf(cpu_text, sizeof(cpu_text), "%d", late);
 	setenv("SRT_CPU", cpu_text, 1);
-	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-	ASSERT_LT(0, len);
-	self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self_path, sizeof(self_path)));
 	EXPECT_EQ(0, run_schedrec(argv, "online"));
 	ASSERT_EQ(0, procfile_read_u64(path, &online));
 	if (!online)
@@ -420,16 +367,16 @@ TEST_F(record, cpu_onlined_while_recording)
 	ASSERT_EQ(1ull, online) TH_LOG("the workload did not bring CPU %d online",
 				       late);
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
-	EXPECT_EQ(0ull, fc.gaps);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
+	EXPECT_EQ(0ull, fc.c.all_gaps);
 	/* 200 round trips on it: 400 switches at least */
-	EXPECT_LE(400ull, fc.records[late]) TH_LOG("cpu %d", late);
+	EXPECT_LE(400ull, fc.c.records[late]) TH_LOG("cpu %d", late);
 	ASSERT_NE(NULL, srecreader_trailer(r, &totals));
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
-		EXPECT_EQ(totals[cpu].kernel_written, fc.records[cpu])
+		EXPECT_EQ(totals[cpu].kernel_written, fc.c.records[cpu])
 			TH_LOG("cpu %d", cpu);
-		EXPECT_EQ(0ull, fc.lost[cpu]) TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(0ull, fc.c.lost[cpu]) TH_LOG("cpu %d", cpu);
 	}
 	srecreader_close(r);
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
@@ -445,7 +392,6 @@ TEST_F(record, dump_flight_recorder)
 			       TRACE, NULL };
 	struct procfile_stats now;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	uint64_t total = 0;
 	int cpu;
@@ -461,13 +407,13 @@ TEST_F(record, dump_flight_recorder)
 	EXPECT_TRUE(now.overwrite);
 	procfile_stats_free(&now);
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
-	EXPECT_EQ(0ull, fc.gaps);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
+	EXPECT_EQ(0ull, fc.c.all_gaps);
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
 		/* a 16 KiB ring holds at most 512 records */
-		EXPECT_GE(512ull, fc.records[cpu]);
-		total += fc.records[cpu];
+		EXPECT_GE(512ull, fc.c.records[cpu]);
+		total += fc.c.records[cpu];
 	}
 	EXPECT_LT(200ull, total);
 	srecreader_close(r);
@@ -485,7 +431,6 @@ TEST_F(record, dump_of_stopped_recorder_ends_at_newest_record)
 			       TRACE, NULL };
 	const struct srec_trailer_head *tr;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 
 	ASSERT_EQ(0, procfile_write("mode", "overwrite"));
@@ -494,12 +439,12 @@ TEST_F(record, dump_of_stopped_recorder_ends_at_newest_record)
 	ASSERT_EQ(0, sr_enable(false));
 	ASSERT_EQ(0, run_schedrec(argv, NULL));
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
 	tr = srecreader_trailer(r, NULL);
 	ASSERT_NE(NULL, tr);
-	ASSERT_LT(0ull, fc.newest_ts);
-	EXPECT_EQ(fc.newest_ts, tr->end_mono_ns);
+	ASSERT_LT(0ull, fc.c.newest_ts);
+	EXPECT_EQ(fc.c.newest_ts, tr->end_mono_ns);
 	srecreader_close(r);
 	procfile_write("mode", "stream");
 }
@@ -543,16 +488,12 @@ TEST_F(record, ends_when_recording_is_turned_off)
 			       TRACE, "--", self_path, NULL };
 	const struct srec_trailer_head *tr;
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	uint64_t off;
 	pid_t watcher;
-	ssize_t len;
 	int status;
 
-	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-	ASSERT_LT(0, len);
-	self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self_path, sizeof(self_path)));
 	unlink(GO_FIFO);
 	ASSERT_EQ(0, mkfifo(GO_FIFO, 0600));
 	watcher = fork();
@@ -569,8 +510,8 @@ TEST_F(record, ends_when_recording_is_turned_off)
 	off = strtoull(buf, NULL, 10);
 	ASSERT_LT(0ull, off) TH_LOG("/tmp/record_test.off: '%s'", buf);
 
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
 	tr = srecreader_trailer(r, NULL);
 	ASSERT_NE(NULL, tr);
 	EXPECT_LE(tr->end_mono_ns, off)
@@ -588,7 +529,6 @@ TEST_F(record, stdout_through_a_pipe)
 {
 	char cmd[512];
 	struct file_counts fc;
-	const struct srecreader *cr;
 	struct srecreader *r;
 	const struct srec_trailer_head *tr;
 	const struct srec_cpu_total *totals;
@@ -598,11 +538,11 @@ TEST_F(record, stdout_through_a_pipe)
 		 sr_schedrec_bin(), TRACE);
 	ASSERT_EQ(0, system(cmd));
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
-	ASSERT_EQ(0, read_trace(&fc, &cr, &r));
-	EXPECT_EQ(0, fc.warnings);
+	ASSERT_EQ(0, read_trace(&fc, &r));
+	EXPECT_EQ(0, fc.c.warnings);
 	tr = srecreader_trailer(r, &totals);
 	ASSERT_NE(NULL, tr);
-	EXPECT_LT(0ull, fc.records[0] + fc.records[1]);
+	EXPECT_LT(0ull, fc.c.records[0] + fc.c.records[1]);
 	srecreader_close(r);
 }
 
@@ -742,11 +682,8 @@ TEST_F(record, pid_filter)
 	int kept = 0, strangers = 0, newborn = 0, cpu, status;
 	pid_t target, tid;
 	char err[256];
-	ssize_t len;
 
-	len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
-	ASSERT_LT(0, len);
-	self_path[len] = 0;
+	ASSERT_EQ(0, sr_self_exe(self_path, sizeof(self_path)));
 	unlink(GO_FIFO);
 	unlink(DONE_FIFO);
 	ASSERT_EQ(0, mkfifo(GO_FIFO, 0600));

@@ -41,13 +41,6 @@
 #error "tests/kmod/Makefile passes SCHEDREC_VERSION from the VERSION file"
 #endif
 
-static void self_path(char *path, size_t size)
-{
-	ssize_t len = readlink("/proc/self/exe", path, size - 1);
-
-	path[len > 0 ? len : 0] = '\0';
-}
-
 /*
  * Run schedrec with @argv, its stderr into STDERR_LOG (and @out, if not
  * NULL, gets its stdout); the workload role @role, SRT_ROUNDS=@rounds
@@ -245,7 +238,7 @@ TEST_F(rotate, files_continue)
 	pid_t sleeper;
 	int cpu;
 
-	self_path(self_exe, sizeof(self_exe));
+	ASSERT_EQ(0, sr_self_exe(self_exe, sizeof(self_exe)));
 	ASSERT_EQ(0, run_schedrec(argv, "churn", "8000", NULL, 0));
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	sleeper = read_sleeper();
@@ -309,7 +302,7 @@ TEST_F(rotate, keep_deletes_oldest)
 	char path[128];
 	unsigned int n, last = 0;
 
-	self_path(self_exe, sizeof(self_exe));
+	ASSERT_EQ(0, sr_self_exe(self_exe, sizeof(self_exe)));
 	ASSERT_EQ(0, run_schedrec(argv, "churn", "8000", NULL, 0));
 	EXPECT_STREQ("", sr_settings_changed(&self->before));
 	for (n = 1; n <= MAX_FILES; n++) {
@@ -343,7 +336,7 @@ TEST_F(rotate, disk_full_ends_cleanly)
 	struct file_view view;
 	int status;
 
-	self_path(self_exe, sizeof(self_exe));
+	ASSERT_EQ(0, sr_self_exe(self_exe, sizeof(self_exe)));
 	mkdir(FULL_DIR, 0755);
 	ASSERT_EQ(0, mount("full", FULL_DIR, "tmpfs", 0, "size=256k"));
 	status = run_schedrec(argv, "churn", "1000000", NULL, 0);

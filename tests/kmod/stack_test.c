@@ -656,13 +656,10 @@ TEST_F(bare, record_file_names_frames)
 	struct srecreader *r;
 	char err[256];
 	int status, n;
-	ssize_t len;
 	pid_t pid;
 
 	ASSERT_NE(NULL, f);
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	ASSERT_LT(0, len);
-	exe[len] = '\0';
+	ASSERT_EQ(0, sr_self_exe(exe, sizeof(exe)));
 	snprintf(f->exe_comm, sizeof(f->exe_comm), "%.15s",
 		 strrchr(exe, '/') + 1);
 	pid = fork();

@@ -24,7 +24,7 @@ log_tag=debug-kernel
 # shellcheck source=tests/vm/lib.sh
 . "$root/tests/vm/lib.sh"
 
-cache=${SCHEDREC_CACHE:-/var/cache/schedrec}/debug-kernel
+cache=$schedrec_cache/debug-kernel
 fragment=$root/tests/vm/debug.config
 tarball=/usr/src/linux-source-6.12.tar.xz
 

@@ -9,6 +9,10 @@
 #
 # The caller sets `root` (the repository) and `log_tag` (prefix of messages).
 
+# What is expensive to make (sid's chroot, the debug kernel) is kept here,
+# outside the work tree, so that a fresh clone reuses it.
+schedrec_cache=${SCHEDREC_CACHE:-/var/cache/schedrec}
+
 log() { echo "${log_tag:-schedrec}: $*" >&2; }
 die() {
 	log "$*"
@@ -211,13 +215,13 @@ kernel_headers() {
 }
 
 # A minimal chroot of Debian sid with its compiler and make, made once with
-# debootstrap and kept outside the tree ($SCHEDREC_CACHE, default
-# /var/cache/schedrec), keyed by what it is made of; prints its directory.
+# debootstrap and kept in $schedrec_cache, keyed by what it is made of;
+# prints its directory.
 # Sid's kernel headers ask for sid's newest gcc, which Debian 12 lacks.
 sid_chroot_packages="make,gcc,libc6-dev,ca-certificates"
 
 sid_chroot() {
-	local cache=${SCHEDREC_CACHE:-/var/cache/schedrec} key dir
+	local cache=$schedrec_cache key dir
 	key=$(echo "sid $sid_chroot_packages" | sha256sum | cut -c1-12)
 	dir=$cache/chroot-sid-$key
 	if [ ! -e "$dir/.schedrec-done" ]; then
@@ -237,7 +241,7 @@ sid_chroot() {
 # when they are there, the module's directory (M=, $2) bound into it at
 # the same path, in a mount namespace of its own that goes with it.
 kernel_make() {
-	local kdir=$1 mdir=$2 cache=${SCHEDREC_CACHE:-/var/cache/schedrec}
+	local kdir=$1 mdir=$2 cache=$schedrec_cache
 	shift 2
 	case "$kdir" in
 	"$cache"/chroot-sid-*/usr/src/*)
