@@ -6,7 +6,9 @@
  * workload is built to show is read back from `schedrec report ... --csv`
  * (the static /bin/schedrec), one test per fact:
  *
- *   ticker   its longest off-CPU interval is 50 ms +- 10 %, in S
+ *   ticker   its longest off-CPU interval is 50 ms +- 10 %, in S (at most
+ *            its longest sleep by its own clock, if the machine made that
+ *            longer in every recording)
  *   pinned   at least 99 % of its on-CPU time is on CPU 1
  *   hog-a/b  each is switched out runnable (R), and the thread that held
  *            its CPU longest while it waited, and most often took it, is
@@ -27,7 +29,9 @@
  * again (RECORD_TRIES in all) when the workload measured by its own clock
  * that the emulated machine put the ticker's longest sleep outside the
  * bounds it prints for the ticker's fact (50 ms +- 10 %): then that fact
- * may say nothing of schedrec.
+ * may say nothing of schedrec.  If every recording was disturbed so (an
+ * 8-vCPU guest on a 2-core host, often), the last one's longest sleep by
+ * the ticker's clock is the fact's upper bound.
  *
  * Every test prints what it measured; a failing one also prints the CSV
  * (or perf lines) it read, so that the guest log shows why.
@@ -91,6 +95,8 @@
  * (once all of five, on 6.12-rt).
  */
 #define RECORD_TRIES	8
+/* CLOCK_MONOTONIC read by the ticker and by the module's probes */
+#define TICKER_CLOCK_SLACK_NS	10000LL
 #define PINNED_SHARE	0.99
 /* perf and schedrec agree within 1 %, or this for short intervals */
 #define PERF_SLACK_NS	20000LL
@@ -693,6 +699,19 @@ static void perf_timehist(void)
 }
 
 /*
+ * The ticker's fact's upper bound: 50 ms + 10 %, or, when the machine made
+ * its longest sleep by its own clock longer than that in every recording
+ * (ticker_disturbed()), that sleep: no time off CPU is longer than the
+ * sleep it is part of (the same clock, CLOCK_MONOTONIC, within a few us).
+ */
+static long long ticker_max_bound(void)
+{
+	if (run.ticker_sleep_known && run.ticker_sleep_ns > run.ticker_max_ns)
+		return run.ticker_sleep_ns + TICKER_CLOCK_SLACK_NS;
+	return run.ticker_max_ns;
+}
+
+/*
  * Did the machine put the ticker's longest sleep, by its own clock,
  * outside the bounds of its fact in recording number @try, which is then
  * made again?
@@ -709,7 +728,7 @@ static bool ticker_disturbed(int try)
 	     try, RECORD_TRIES, fmt_ms(run.ticker_sleep_ns, a),
 	     fmt_ms(run.ticker_min_ns, b), fmt_ms(run.ticker_max_ns, c),
 	     try < RECORD_TRIES ? "recording again" :
-	     "keeping this one (the ticker's check may fail)");
+	     "keeping this one, the ticker's fact bounded by that sleep");
 	return try < RECORD_TRIES;
 }
 
@@ -1011,12 +1030,12 @@ TEST_F(demo, ticker_longest_offcpu_is_50ms_in_S)
 	bool ok;
 
 	offcpu_of(c, run.tid[TICKER], &m);
-	ok = m.max_ns >= run.ticker_min_ns && m.max_ns <= run.ticker_max_ns &&
+	ok = m.max_ns >= run.ticker_min_ns && m.max_ns <= ticker_max_bound() &&
 	     !strcmp(m.state, "S") && !m.uncertain;
 	verdict(ok, c, "ticker %d max off-CPU %s in state %s%s, expected %s..%s in S",
 		run.tid[TICKER], fmt_ms(m.max_ns, a), m.state,
 		m.uncertain ? " (uncertain: it overlaps lost events)" : "",
-		fmt_ms(run.ticker_min_ns, b), fmt_ms(run.ticker_max_ns, d));
+		fmt_ms(run.ticker_min_ns, b), fmt_ms(ticker_max_bound(), d));
 	if (!ok)
 		ticker_why(_metadata, self->csv);
 	EXPECT_TRUE(ok);

@@ -99,7 +99,7 @@ struct thread {
 	/*
 	 * A sched_waking that came while it was still on CPU, at @early_ts
 	 * (0: none), recorded on @early_cpu for @early_target; its waker is
-	 * in @waker and @waker_irq.  See on_wakeup().
+	 * in @waker and @waker_irq.  See on_wakeup_running().
 	 */
 	uint64_t early_ts;
 	uint32_t early_cpu, early_target;
