@@ -31,6 +31,12 @@
 #define CELL_W_MAX	64
 #define CELL_W_MIN	3		/* the page widens below this */
 #define CELL_H_MAX	14
+/*
+ * Columns of the chart at most: a longer window gets columns of a few
+ * seconds each (a 1-2-5 step), so that the chart stays a few MB.  With a
+ * column per second, 23 h at 50 rows made a 469 MB SVG.
+ */
+#define CHART_COLUMNS_MAX	1200
 #define PLOT_H		560		/* the rows share this, within limits */
 #define LABEL_GAP	16		/* px between offset labels at least */
 #define CENSORED_FILL	0xe8e8e8
@@ -556,20 +562,83 @@ struct heatmap_plot {
 	double x0, y0;		/* top left of the cells */
 	double cell_w, cell_h;
 	double height;		/* of the cells */
+	/*
+	 * A column is @span seconds, the first from second @base (a
+	 * multiple of @span); @columns of them; @max: the largest cell.
+	 */
+	unsigned int span;
+	uint64_t base;
+	size_t columns;
+	uint64_t max;
 };
+
+/* What a cell of the chart holds: row @row of @span seconds. */
+struct chart_cell {
+	uint64_t first;		/* its first second */
+	uint64_t value, covered, width;
+	bool lost;
+};
+
+static void chart_cell(const struct heatmap *h, const struct heatmap_window *w,
+		       const struct heatmap_plot *p, size_t column,
+		       unsigned int row, struct chart_cell *c)
+{
+	uint64_t second;
+
+	memset(c, 0, sizeof(*c));
+	c->first = p->base + column * p->span;
+	for (second = c->first; second < c->first + p->span; second++) {
+		c->width += cell_width(h, row);
+		if (second < w->first || second >= w->first + w->columns)
+			continue;
+		c->value += cell_value(h, second, row);
+		c->covered += cell_covered(h, w, second, row);
+		c->lost |= cell_lost(h, w, second, row);
+	}
+}
+
+/* The smallest of 1, 2, 5, 10, 20, 50... that is at least @least. */
+static unsigned int nice_step(double least)
+{
+	unsigned int step = 1;
+
+	while (step < least) {
+		if (step * 2 >= least)
+			return step * 2;
+		if (step * 5 >= least)
+			return step * 5;
+		step *= 10;
+	}
+	return step;
+}
 
 static void plot_plan(const struct heatmap *h, const struct heatmap_window *w,
 		      struct heatmap_plot *p)
 {
-	unsigned int room = 1200 - PLOT_LEFT - PLOT_RIGHT;
+	unsigned int room = 1200 - PLOT_LEFT - PLOT_RIGHT, row;
+	struct chart_cell c;
+	size_t column;
 
+	p->span = nice_step((double)w->columns / CHART_COLUMNS_MAX);
+	p->base = w->first - w->first % p->span;
+	p->columns = (w->first + w->columns - p->base + p->span - 1) / p->span;
+	p->max = 0;
+	for (column = 0; p->span > 1 && column < p->columns; column++) {
+		for (row = 0; row < h->rows; row++) {
+			chart_cell(h, w, p, column, row, &c);
+			if (c.value > p->max)
+				p->max = c.value;
+		}
+	}
+	if (p->span == 1)
+		p->max = w->max;
 	/* whole pixels: no seams between cells */
-	p->cell_w = room / w->columns;
+	p->cell_w = room / p->columns;
 	if (p->cell_w > CELL_W_MAX)
 		p->cell_w = CELL_W_MAX;
 	if (p->cell_w < CELL_W_MIN)
 		p->cell_w = CELL_W_MIN;
-	p->width = PLOT_LEFT + PLOT_RIGHT + p->cell_w * w->columns;
+	p->width = PLOT_LEFT + PLOT_RIGHT + p->cell_w * p->columns;
 	if (p->width < 1200)
 		p->width = 1200;
 	p->cell_h = PLOT_H / h->rows;
@@ -593,36 +662,44 @@ static void put_defs(FILE *f)
 		"</defs>\n", CENSORED_FILL, HATCH_COLOUR, HATCH_COLOUR);
 }
 
-/* The tooltip of a cell: "second 3, offset 20-40 ms: on-CPU 5.000 ms". */
+/*
+ * The tooltip of a cell: "second 3, offset 20-40 ms: on-CPU 5.000 ms", or
+ * "seconds 10-14, ..." in a column of several.
+ */
 static void cell_title(const struct heatmap *h, const struct heatmap_window *w,
-		       char *buf, size_t size, uint64_t second,
-		       unsigned int row)
+		       const struct heatmap_plot *p, char *buf, size_t size,
+		       const struct chart_cell *c, unsigned int row)
 {
 	char a[SECONDS_LEN], b[SECONDS_LEN], value[DURATION_LEN];
-	uint64_t covered = cell_covered(h, w, second, row);
 	size_t len;
 
-	len = snprintf(buf, size, "second %" PRIu64 ", offset %s-%s ms: ",
-		       second, format_ms(a, row_start(h, row)),
-		       format_ms(b, row_start(h, row + 1)));
+	if (p->span == 1)
+		len = snprintf(buf, size, "second %" PRIu64, c->first);
+	else
+		len = snprintf(buf, size, "seconds %" PRIu64 "-%" PRIu64,
+			       c->first, c->first + p->span - 1);
+	if (len < size)
+		len += snprintf(buf + len, size - len,
+				", offset %s-%s ms: ",
+				format_ms(a, row_start(h, row)),
+				format_ms(b, row_start(h, row + 1)));
 	if (len >= size)
 		return;
-	if (!covered) {
+	if (!c->covered) {
 		snprintf(buf + len, size - len, "outside the %s",
-			 second * NSEC_PER_SEC + row_start(h, row) <
+			 c->first * NSEC_PER_SEC + row_start(h, row) <
 			 w->start ? "window (before its start)" :
 			 "window (after its end, or the recording's)");
 		return;
 	}
 	len += snprintf(buf + len, size - len, "%s %s%s",
-			metrics[h->metric].what,
-			cell_lost(h, w, second, row) ? "~" : "",
-			format_value(h, value, cell_value(h, second, row)));
-	if (len < size && covered < cell_width(h, row))
+			metrics[h->metric].what, c->lost ? "~" : "",
+			format_value(h, value, c->value));
+	if (len < size && c->covered < c->width)
 		len += snprintf(buf + len, size - len,
 				" (only %s of this cell is in the window)",
-				format_duration(value, covered));
-	if (len < size && cell_lost(h, w, second, row))
+				format_duration(value, c->covered));
+	if (len < size && c->lost)
 		snprintf(buf + len, size - len,
 			 " (~: it overlaps lost events)");
 }
@@ -632,61 +709,46 @@ static void draw_cells(FILE *f, const struct heatmap *h,
 		       const struct heatmap_plot *p)
 {
 	char title[256];
-	uint64_t second, v, covered;
+	struct chart_cell c;
 	unsigned int row;
 	double x, y;
+	uint64_t v;
 	size_t i;
 
 	fputs("<g shape-rendering=\"crispEdges\">\n", f);
-	for (i = 0; i < w->columns; i++) {
-		second = w->first + i;
+	for (i = 0; i < p->columns; i++) {
 		x = p->x0 + i * p->cell_w;
 		for (row = 0; row < h->rows; row++) {
 			y = p->y0 + (h->rows - 1 - row) * p->cell_h;
-			v = cell_value(h, second, row);
-			covered = cell_covered(h, w, second, row);
-			cell_title(h, w, title, sizeof(title), second, row);
-			if (!covered) {
+			chart_cell(h, w, p, i, row, &c);
+			v = c.value;
+			cell_title(h, w, p, title, sizeof(title), &c, row);
+			if (!c.covered) {
 				fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"url(#outside)\"><title>",
 					x, y, p->cell_w, p->cell_h);
 				svg_escape(f, title);
 				fputs("</title></rect>\n", f);
 				continue;
 			}
-			if (covered < cell_width(h, row)) {
+			if (c.covered < c.width) {
 				fputs("<g><title>", f);
 				svg_escape(f, title);
 				fputs("</title>", f);
 				svg_rect(f, x, y, p->cell_w, p->cell_h,
-					 v ? ramp_colour((double)v / w->max) :
+					 v ? ramp_colour((double)v / p->max) :
 					 0xffffff, NULL);
 				fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"url(#partly)\"/></g>\n",
 					x, y, p->cell_w, p->cell_h);
 				continue;
 			}
 			svg_rect(f, x, y, p->cell_w, p->cell_h,
-				 v ? ramp_colour((double)v / w->max) : 0xffffff,
+				 v ? ramp_colour((double)v / p->max) : 0xffffff,
 				 title);
 		}
 	}
 	fputs("</g>\n", f);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#444444\"/>\n",
-		p->x0, p->y0, p->cell_w * w->columns, p->height);
-}
-
-/* The smallest of 1, 2, 5, 10, 20, 50... that is at least @least. */
-static unsigned int nice_step(double least)
-{
-	unsigned int step = 1;
-
-	while (step < least) {
-		if (step * 2 >= least)
-			return step * 2;
-		if (step * 5 >= least)
-			return step * 5;
-		step *= 10;
-	}
-	return step;
+		p->x0, p->y0, p->cell_w * p->columns, p->height);
 }
 
 static void draw_axes(FILE *f, const struct heatmap *h,
@@ -694,7 +756,7 @@ static void draw_axes(FILE *f, const struct heatmap *h,
 		      const struct heatmap_plot *p)
 {
 	unsigned int every, row;
-	char label[SECONDS_LEN + 8], ms[SECONDS_LEN];
+	char label[SECONDS_LEN + 8], ms[SECONDS_LEN], caption[96];
 	double x, y, base = p->y0 + p->height;
 	size_t i;
 
@@ -712,24 +774,30 @@ static void draw_axes(FILE *f, const struct heatmap *h,
 		svg_text(f, p->x0 - 6, p->y0 + 4, 11, "end", "1000", NULL);
 	}
 	svg_text(f, 10, p->y0 - 8, 11, "start", "offset (ms)", NULL);
-	/* seconds: under their columns, as many as fit */
+	/* seconds: under their columns (the first of each), as many as fit */
 	snprintf(label, sizeof(label), "%" PRIu64,
 		 w->first + w->columns - 1);
 	every = nice_step((strlen(label) * 6.6 + 8) / p->cell_w);
-	for (i = 0; i < w->columns; i++) {
-		if ((w->first + i) % every)
+	for (i = 0; i < p->columns; i++) {
+		if ((p->base / p->span + i) % every)
 			continue;
 		x = p->x0 + (i + 0.5) * p->cell_w;
 		svg_line(f, x, base, x, base + 4, 0x444444);
-		snprintf(label, sizeof(label), "%" PRIu64, w->first + i);
+		snprintf(label, sizeof(label), "%" PRIu64,
+			 p->base + i * p->span);
 		svg_text(f, x, base + 16, 11, "middle", label, NULL);
 	}
-	svg_text(f, p->x0 + p->cell_w * w->columns / 2, base + 32, 11,
-		 "middle", "seconds since the start of the recording", NULL);
+	snprintf(caption, sizeof(caption),
+		 "seconds since the start of the recording");
+	if (p->span > 1)
+		snprintf(caption + strlen(caption),
+			 sizeof(caption) - strlen(caption), ", %u s a column",
+			 p->span);
+	svg_text(f, p->x0 + p->cell_w * p->columns / 2, base + 32, 11,
+		 "middle", caption, NULL);
 }
 
 static void draw_legend(FILE *f, const struct heatmap *h,
-			const struct heatmap_window *w,
 			const struct heatmap_plot *p, double y)
 {
 	char value[DURATION_LEN], text[128];
@@ -746,7 +814,7 @@ static void draw_legend(FILE *f, const struct heatmap *h,
 	}
 	x += 10 * 16 + 6;
 	snprintf(text, sizeof(text), "%s (the largest cell)",
-		 w->max ? format_value(h, value, w->max) : "0");
+		 p->max ? format_value(h, value, p->max) : "0");
 	svg_text(f, x, y + 11, 12, "start", text, NULL);
 	x += strlen(text) * 7.2 + 24;
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"14\" fill=\"url(#outside)\"/>\n",
@@ -795,7 +863,7 @@ static int draw(const struct heatmap *h, const struct heatmap_window *w,
 	svg_header_draw(f, title, &frame);
 	draw_cells(f, h, w, &p);
 	draw_axes(f, h, w, &p);
-	draw_legend(f, h, w, &p, legend_y);
+	draw_legend(f, h, &p, legend_y);
 	svg_close(f);
 	return report_svg_close(ctx, f, 0);
 }

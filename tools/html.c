@@ -1024,7 +1024,7 @@ static int write_heatmap(struct html *h, FILE *f)
 	int ret;
 
 	fputs("<section id=\"heatmap\">\n<h2>Heat map: on-CPU time, second by second</h2>\n"
-	      "<p class=\"sub\">A column per second since the start of the recording, a row per 20 ms of it, the lowest offset at the bottom: the redder a cell, the more on-CPU time the selected threads had in it (hover over a cell for its value). ",
+	      "<p class=\"sub\">A column per second since the start of the recording (of several on a window over 1200 s, as its axis says: those columns are not clickable), a row per 20 ms of it, the lowest offset at the bottom: the redder a cell, the more on-CPU time the selected threads had in it (hover over a cell for its value). ",
 	      f);
 	if (h->nr_seconds)
 		fprintf(f, "<strong>Click a column</strong> to see that second below, as a timeline and a flame graph; the %zu busiest seconds (most on-CPU time) are ready, marked by a blue bar over their column.</p>\n",

@@ -4,8 +4,9 @@
  * 500 ms for 5 ms is two horizontal lines (the buckets at offsets 0 and
  * 0.5 s, in every second); a thread that works 20 ms and sleeps 1 s is a
  * diagonal that climbs a 20 ms bucket per second; work that straddles a
- * bucket's edge is split exactly between the two; and uneven buckets
- * (--rows 7) lose no time.  The traces are made with tracegen, the
+ * bucket's edge is split exactly between the two; uneven buckets
+ * (--rows 7) lose no time; and a long window's chart has columns of
+ * several seconds.  The traces are made with tracegen, the
  * report is the schedrec binary of SCHEDREC_BIN (as `make check` sets
  * it), read back from its CSV.
  */
@@ -211,6 +212,47 @@ TEST_F(heatmap, uneven_rows_keep_every_ns)
 		for (row = 0; row < 7; row++)
 			total += self->m->cell[second][row];
 	EXPECT_EQ(20 * 5 * MS, total);
+}
+
+/*
+ * A window of 2502 s (more than the chart's 1200 columns): the text and
+ * CSV keep a column per second, the chart has columns of 5 s (the 1-2-5
+ * step over 2502 / 1200), 501 of them, each cell holding the sum of its
+ * seconds, says so, and stays small (a column per second made 469 MB of
+ * SVG at 23 h and 50 rows).
+ */
+TEST_F(heatmap, long_window_chart_has_wide_columns)
+{
+	uint64_t start = 1200500 * MS;
+	struct run_result r;
+	char svg[128];
+	size_t len;
+	char *text;
+	int status;
+
+	ASSERT_EQ(0, write_trace(self->trace, &start, 1, 1000 * MS,
+				 2502000 * MS));
+	snprintf(svg, sizeof(svg), "%s/out.svg", self->dir);
+	status = run_schedrec(&r, "report heatmap %s --tid 100 --rows 1 --csv --svg %s",
+			      self->trace, svg);
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("%s%s", r.err.data, r.why);
+	EXPECT_EQ(1 + 2502, count_lines(r.out.data));
+	EXPECT_NE(NULL, strstr(r.out.data,
+			       "\n1200,0.000000000,1.000000000,500000000,"));
+	EXPECT_NE(NULL, strstr(r.out.data,
+			       "\n1201,0.000000000,1.000000000,500000000,"));
+	run_result_free(&r);
+	text = read_file(svg, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_GT(200 * 1024, len);
+	EXPECT_EQ(501, count_matches(text, "<title>seconds "));
+	EXPECT_EQ(0, count_matches(text, "<title>second "));
+	EXPECT_EQ(1, count_matches(text, "<title>seconds 1200-1204, offset 0-1000 ms: on-CPU 1.000 s<"));
+	EXPECT_EQ(1, count_matches(text, "<title>seconds 2500-2504, offset 0-1000 ms: on-CPU 0 ns (only 2.000 s of this cell is in the window)<"));
+	EXPECT_EQ(1, count_matches(text, "seconds since the start of the recording, 5 s a column"));
+	EXPECT_EQ(1, count_matches(text, ">1.000 s (the largest cell)<"));
+	free(text);
 }
 
 TEST_HARNESS_MAIN
