@@ -623,15 +623,13 @@ static void plot_plan(const struct heatmap *h, const struct heatmap_window *w,
 	p->base = w->first - w->first % p->span;
 	p->columns = (w->first + w->columns - p->base + p->span - 1) / p->span;
 	p->max = 0;
-	for (column = 0; p->span > 1 && column < p->columns; column++) {
+	for (column = 0; column < p->columns; column++) {
 		for (row = 0; row < h->rows; row++) {
 			chart_cell(h, w, p, column, row, &c);
 			if (c.value > p->max)
 				p->max = c.value;
 		}
 	}
-	if (p->span == 1)
-		p->max = w->max;
 	/* whole pixels: no seams between cells */
 	p->cell_w = room / p->columns;
 	if (p->cell_w > CELL_W_MAX)

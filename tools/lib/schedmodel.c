@@ -1096,7 +1096,7 @@ static void emit_wakeup(struct schedmodel *m, unsigned int wants,
 
 /*
  * @t switched out at @ts after a sched_waking came while it still ran
- * (on_wakeup()): if it went to sleep, that waking is its wakeup, and it
+ * (on_wakeup_running()): if it went to sleep, that waking is its wakeup, and it
  * took effect at the switch-out.
  */
 static __attribute__((noinline)) void
