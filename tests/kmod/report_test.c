@@ -511,7 +511,11 @@ static int perf_fail(struct perf_rec *p, const char *what)
 
 /*
  * Start perf with its events disabled and enable them through its control
- * pipe: once it acknowledges, every CPU is recording.
+ * pipe: once it acknowledges, every CPU is recording.  It stamps with
+ * CLOCK_MONOTONIC (-k mono: ktime_get_mono_fast_ns(), the module's clock),
+ * not its default local_clock(): under TCG the guest's TSC is unstable, and
+ * local_clock() then moves against the monotonic clock by up to a tick,
+ * either way (seen once on 7.2: two stamps of perf's later than ours).
  */
 static int perf_start(struct perf_rec *p)
 {
@@ -530,7 +534,8 @@ static int perf_start(struct perf_rec *p)
 	p->pid = fork();
 	if (!p->pid) {
 		char *const argv[] = { perf, "sched", "record", "--delay=-1",
-				       control, "-B", "-o", PERF_DATA, NULL };
+				       control, "-B", "-k", "mono",
+				       "-o", PERF_DATA, NULL };
 
 		fcntl(ctl[0], F_SETFD, 0);
 		fcntl(ackp[1], F_SETFD, 0);
@@ -1457,7 +1462,7 @@ static bool stamped_alike(const long long *skew, size_t n, size_t k)
  * both tools saw the same number of runs of the thread.
  *
  * The two tools stamp each switch from their own probes on the same
- * tracepoint, perf's first (it attached first).  Under TCG a vCPU can be
+ * tracepoint and the same clock, perf's first (it attached first).  Under TCG a vCPU can be
  * paused for milliseconds between the two probes, while the guest's clock
  * runs on, so once in a while (a few switches in a hundred) schedrec's
  * stamp of a switch is later than perf's by that pause.  So each run's
