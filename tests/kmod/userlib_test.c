@@ -424,6 +424,22 @@ TEST_F(lib, taskstate_letters)
 			TH_LOG("state 0x%x preempt %d exit 0x%x", c->state,
 			       c->preempt, c->exit_state);
 	}
+	/* the prev_state field ftrace records: a bit per letter */
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		static const char letters[] = "RSDTtXZPI";
+		const struct state_case *c = &cases[i];
+		uint32_t state = c->state, want;
+
+		if (c->exit_state != TASKSTATE_EXIT_UNKNOWN)
+			state |= c->exit_state;
+		want = strchr(letters, c->ftrace[0]) - letters;
+		want = c->preempt ? 0x100 : want ? 1u << (want - 1) : 0;
+		EXPECT_EQ(want, taskstate_ftrace_value(state, c->preempt))
+			TH_LOG("state 0x%x preempt %d: %s", state, c->preempt,
+			       c->ftrace);
+	}
+	EXPECT_EQ(0x80u, taskstate_ftrace_value(0x402, false));
+	EXPECT_EQ(0x20u, taskstate_ftrace_value(0x80, false));
 	EXPECT_EQ('S', taskstate_letter(0x1, false));
 	EXPECT_EQ('R', taskstate_letter(0x1, true));
 	EXPECT_EQ('I', taskstate_letter(0x402, false));

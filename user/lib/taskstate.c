@@ -28,18 +28,36 @@ static unsigned int state_index(uint32_t state, uint32_t exit_state)
 	return highest_bit(report);
 }
 
-const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
-			     uint32_t exit_state)
+/* @exit_state, or if it is TASKSTATE_EXIT_UNKNOWN what taskstate.h says */
+static uint32_t exit_state_of(uint32_t prev_state, uint32_t exit_state)
 {
-	if (preempt)
-		return "R+";
 	/* recorded with it (see the ABI), or else a dead task's guessed */
 	if (exit_state == TASKSTATE_EXIT_UNKNOWN)
 		exit_state = prev_state & TASKSTATE_DEAD &&
 			     !(prev_state & (TASKSTATE_EXIT_DEAD |
 					     TASKSTATE_EXIT_ZOMBIE)) ?
 			     TASKSTATE_EXIT_ZOMBIE : 0;
-	return state_names[state_index(prev_state, exit_state)];
+	return exit_state;
+}
+
+const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
+			     uint32_t exit_state)
+{
+	if (preempt)
+		return "R+";
+	return state_names[state_index(prev_state,
+				       exit_state_of(prev_state, exit_state))];
+}
+
+uint32_t taskstate_ftrace_value(uint32_t prev_state, bool preempt)
+{
+	unsigned int i;
+
+	if (preempt)
+		return TASKSTATE_REPORT_MAX;
+	i = state_index(prev_state,
+			exit_state_of(prev_state, TASKSTATE_EXIT_UNKNOWN));
+	return i ? 1u << (i - 1) : 0;
 }
 
 char taskstate_letter(uint32_t prev_state, bool preempt)

@@ -37,6 +37,8 @@
 #define TASKSTATE_IDLE	(TASKSTATE_UNINTERRUPTIBLE | TASKSTATE_NOLOAD)
 /* TASK_REPORT: the bits a state letter is chosen from */
 #define TASKSTATE_REPORT	0x7f
+/* TASK_REPORT_MAX: sched_switch's prev_state of a preempted task (4.14+) */
+#define TASKSTATE_REPORT_MAX	0x100
 
 /*
  * The module ORs the task's exit_state into prev_state (see the ABI), as
@@ -56,6 +58,14 @@
  */
 const char *taskstate_ftrace(uint32_t prev_state, bool preempt,
 			     uint32_t exit_state);
+
+/*
+ * The prev_state field of sched_switch as ftrace records it (the kernel's
+ * __trace_sched_switch_state(), 4.14 and later): TASKSTATE_REPORT_MAX when
+ * preempted, else the bit of taskstate_ftrace()'s letter (R 0, S 0x1,
+ * D 0x2, T 0x4, t 0x8, X 0x10, Z 0x20, P 0x40, I 0x80).
+ */
+uint32_t taskstate_ftrace_value(uint32_t prev_state, bool preempt);
 
 /* The state letter alone: the first letter of taskstate_ftrace(). */
 char taskstate_letter(uint32_t prev_state, bool preempt);
