@@ -133,6 +133,7 @@ install_deps() {
 		/usr/bin/groff groff-base
 		/usr/bin/perf linux-perf
 		/usr/lib/python3/dist-packages/numpy python3-numpy
+		/usr/bin/protoc protobuf-compiler
 		/usr/bin/promtool prometheus
 		/usr/lib/python3/dist-packages/prometheus_client python3-prometheus-client
 		/usr/bin/chromium chromium

@@ -5,6 +5,7 @@
  * themselves are one file each (export.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "export.h"
 #include "front.h"
@@ -220,19 +222,24 @@ static struct task *stand_in(struct pass *p, int i,
 	return t;
 }
 
+bool export_task_kept(const struct export_ctx *ctx, const struct task *t)
+{
+	return !ctx->front.select_threads ||
+	       (t && select_task(&ctx->front.sel, (struct task *)t));
+}
+
 static bool selected(struct pass *p)
 {
-	struct export_ctx *ctx = p->ctx;
 	bool about_threads = false;
 	int i;
 
-	if (!ctx->front.select_threads)
+	if (!p->ctx->front.select_threads)
 		return true;
 	for (i = 0; i < 2; i++) {
 		if (!p->tids[i])
 			continue;
 		about_threads = true;
-		if (select_task(&ctx->front.sel, p->subject[i]))
+		if (export_task_kept(p->ctx, p->subject[i]))
 			return true;
 	}
 	/* LOST and records of unknown types are about no thread: kept */
@@ -269,12 +276,59 @@ static int pass_after(void *arg, const struct srec_record *rec)
 
 /* ------------------------------------------------------------------ */
 
+/* -o FILE.gz: a stream that writes through gzip */
+static ssize_t gz_write(void *cookie, const char *buf, size_t size)
+{
+	int n = size ? gzwrite(cookie, buf, size) : 0;
+
+	if (size && n <= 0) {
+		gzerror(cookie, &n);
+		if (n != Z_ERRNO)
+			errno = EIO;
+		return -1;
+	}
+	return n;
+}
+
+static int gz_close(void *cookie)
+{
+	int ret = gzclose(cookie);
+
+	if (ret == Z_OK)
+		return 0;
+	if (ret != Z_ERRNO)
+		errno = EIO;
+	return -1;
+}
+
+/* A stream that gzips what is written to it into @fd; it owns @fd. */
+static FILE *gz_stream(int fd)
+{
+	cookie_io_functions_t io = { .write = gz_write, .close = gz_close };
+	gzFile gz = gzdopen(fd, "wb");
+	FILE *f;
+
+	if (!gz) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = fopencookie(gz, "w", io);
+	if (!f) {
+		gzclose(gz);
+		errno = ENOMEM;
+	}
+	return f;
+}
+
 /* Open ctx->out_path; EXIT_OK, or an exit status after a message. */
 static int open_output(const struct export_format *fmt,
 		       struct export_ctx *ctx)
 {
 	const struct front *fr = &ctx->front;
 	struct stat st;
+	size_t n;
+	int fd;
 
 	if (!strcmp(ctx->out_path, "-")) {
 		if (fmt->binary && isatty(STDOUT_FILENO)) {
@@ -286,13 +340,28 @@ static int open_output(const struct export_format *fmt,
 	}
 	if (front_output_is_input(fr, "-o", ctx->out_path))
 		return EXIT_USAGE;
-	ctx->out = fopen(ctx->out_path, "w");
-	if (!ctx->out) {
+	fd = open(ctx->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0666);
+	if (fd < 0) {
 		tool_error("export", errno, "cannot write %s", ctx->out_path);
 		return EXIT_FAIL;
 	}
 	/* never remove what is not a file of ours (-o /dev/null) */
-	ctx->out_is_file = !fstat(fileno(ctx->out), &st) && S_ISREG(st.st_mode);
+	ctx->out_is_file = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	n = strlen(ctx->out_path);
+	if (n > 3 && !strcmp(ctx->out_path + n - 3, ".gz")) {
+		ctx->out = gz_stream(fd);
+	} else {
+		ctx->out = fdopen(fd, "w");
+		if (!ctx->out)
+			close(fd);
+	}
+	if (!ctx->out) {
+		tool_error("export", errno, "cannot write %s", ctx->out_path);
+		if (ctx->out_is_file)
+			unlink(ctx->out_path);
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }
 
@@ -347,10 +416,12 @@ static int run_export(const struct export_format *fmt,
 	if (status)
 		return status;
 	ret = fmt->start(priv, ctx);
+	if (ret == -EINVAL)	/* a usage error, said */
+		return close_output(ctx, EXIT_USAGE, 0);
 	if (ret)
 		return close_output(ctx, EXIT_FAIL, ret);
 	ret = trace_pass(ctx->front.reader, ctx->front.model,
-			 fmt->record ? &hooks : NULL);
+			 fmt->record && !ctx->no_records ? &hooks : NULL);
 	front_pass_over(fr);
 	if (ret && pass.error)
 		return close_output(ctx, EXIT_FAIL, pass.error);

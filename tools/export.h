@@ -28,6 +28,8 @@ struct export_ctx {
 	const char *out_path;		/* -o, "-" for standard output */
 	FILE *out;
 	bool out_is_file;		/* a regular file: removed on failure */
+	/* set by start(): record() is not needed this time */
+	bool no_records;
 };
 
 /*
@@ -84,6 +86,12 @@ extern const struct export_format openmetrics_export;
 /* "schedrec export: warning: " + message, to stderr unless -q. */
 __printf(2, 3)
 void export_warn(const struct export_ctx *ctx, const char *fmt, ...);
+
+/*
+ * Whether the thread selection keeps thread @t (NULL: not known): every
+ * thread, the drainer included, when none was given.
+ */
+bool export_task_kept(const struct export_ctx *ctx, const struct task *t);
 
 /* The start of the recording in CLOCK_REALTIME seconds (0 if unknown). */
 int64_t export_start_time(const struct export_ctx *ctx);

@@ -171,13 +171,6 @@ static void pack_comm(const char comm[SCHEDREC_COMM_LEN], int64_t *high,
 	*high = c[4] | c[5] << 8 | c[6] << 16 | (uint32_t)c[7] << 24;
 }
 
-/* Is the thread @t of a record kept by the thread selection? */
-static bool thread_kept(struct export_ctx *ctx, const struct task *t)
-{
-	return !ctx->front.select_threads ||
-	       (t && select_task(&ctx->front.sel, (struct task *)t));
-}
-
 static int put_switch(struct schedlog *sl, struct export_ctx *ctx,
 		      const struct export_record *er)
 {
@@ -190,7 +183,7 @@ static int put_switch(struct schedlog *sl, struct export_ctx *ctx,
 	if (!select_cpu(&ctx->front.sel, cpu))
 		return 0;
 	/* a thread that goes to sleep blocks first (not idle, not dying) */
-	if (sw->prev_tid && state != 'R' && thread_kept(ctx, er->subject[0]) &&
+	if (sw->prev_tid && state != 'R' && export_task_kept(ctx, er->subject[0]) &&
 	    (preempt || !taskstate_is_dead(sw->prev_state))) {
 		ret = put_row(sl, sw->hdr.ts, sw->prev_tid,
 			      state == 'D' ? SL_BLOCK_IO : SL_BLOCK, cpu,

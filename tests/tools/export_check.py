@@ -72,6 +72,17 @@ def check_perfetto(args):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f, parse_float=decimal.Decimal)
     events = doc["traceEvents"]
+    # the time base: ts 0 in CLOCK_REALTIME, and the recording's start on
+    # the ts axis, agree with the recording's start; no unit to misread
+    if "displayTimeUnit" in doc:
+        problem("displayTimeUnit is set: older viewers misread ts by it")
+    other = doc["otherData"]
+    start_ns = us_to_ns(other["start_us"], "start_us")
+    if int(other["origin_realtime_ns"]) + start_ns != \
+            int(other["start_realtime_ns"]):
+        problem(f"origin_realtime_ns {other['origin_realtime_ns']} + "
+                f"start_us {other['start_us']} is not start_realtime_ns "
+                f"{other['start_realtime_ns']}")
     threads, processes = {}, {}
     for e in events:
         if e["ph"] == "M" and e["name"] == "thread_name":
@@ -103,7 +114,8 @@ def check_perfetto(args):
                 cpu_busy[e["tid"] - CPUS_PID - 1] += dur
             continue
         if e["cat"] == "oncpu":
-            running[e["tid"]] += dur
+            if e["pid"] not in exclude:
+                running[e["tid"]] += dur
             comms[key].add(e["args"]["comm"])
         elif e["cat"] != "offcpu":
             problem(f"{what}: category {e['cat']}")

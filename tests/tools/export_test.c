@@ -210,9 +210,12 @@ TEST_F(export, perfetto_matches_tenancy)
 	 * every thread but the drainer has a track, named by its latest
 	 * name; its running slices carry the names it had
 	 */
-	CHECK("perfetto run.json ten.csv --exclude-pid 900 --thread 4242 4243 renamed --comms 4242 4243 worker,renamed --thread 4242 4244 'x,\"y' --thread 5000 5000 newprog --comms 5000 5000 child,newprog --thread 7 7 kworker");
-	/* the drainer has no track of its own, only CPU slices */
-	ASSERT_EQ(0, RUN("grep -c '\"pid\":900,\"tid\":900' run.json || true"));
+	CHECK("perfetto run.json ten.csv --exclude-pid 900 --thread 4242 4243 renamed --comms 4242 4243 worker,renamed --thread 4242 4244 'x,\"y' --thread 5000 5000 newprog --comms 5000 5000 child,newprog --thread 7 7 kworker --thread 900 900 schedrec");
+	/* the drainer has a track too, as every export keeps it */
+	ASSERT_EQ(0, RUN("grep -c '\"pid\":900,\"tid\":900,\"cat\":\"oncpu\"' run.json || true"));
+	EXPECT_STREQ("1\n", self->w.out);
+	/* with a selection, only if it names it */
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o p.json --pid 4242 && grep -c '\"pid\":900,\"tid\":900,\"cat\":\"oncpu\"' p.json || true"));
 	EXPECT_STREQ("0\n", self->w.out);
 }
 
@@ -234,9 +237,239 @@ TEST_F(export, perfetto_selections)
 TEST_F(export, perfetto_pipes)
 {
 	/* from standard input to standard output */
-	ASSERT_EQ(0, RUN("cat run.srec | $S export perfetto - -o - >s.json"));
+	ASSERT_EQ(0, RUN("cat run.srec | $S export perfetto - --format json -o - >s.json"));
 	ASSERT_EQ(0, RUN("$S report tenancy run.srec --csv -q >ten.csv"));
 	CHECK("perfetto s.json ten.csv --exclude-pid 900");
+}
+
+/* ------------------------------------------------------------------ */
+/* perfetto, protobuf */
+
+/* The names of trace_text's threads at the start, for perfetto_check.py */
+#define PROTO_NAMES \
+	"--release 6.12.0-tracegen --process 4242 server " \
+	"--thread 4242 server --thread 4243 worker --thread 4244 helper " \
+	"--thread 7 kworker --thread 900 schedrec"
+
+/*
+ * Export run.srec as protobuf with @args, decode it with protoc against
+ * tests/tools/perfetto.proto, and check it with perfetto_check.py
+ * (@check_args) against the CSV export of the same selection.
+ */
+static void check_proto(struct __test_metadata *_metadata, struct workdir *w,
+			const char *args, const char *check_args)
+{
+	ASSERT_EQ(0, workdir_run(w, "$S export perfetto run.srec -o p.pftrace %s",
+				 args)) {
+		TH_LOG("export %s: %s", args, w->err);
+	}
+	ASSERT_EQ(0, workdir_run(w, "$S export csv run.srec -o p.csv %s", args));
+	ASSERT_EQ(0, workdir_run(w, "protoc --decode=Trace -I $TD $TD/perfetto.proto <p.pftrace >p.txt")) {
+		TH_LOG("protoc (tests/check.sh installs protobuf-compiler): %s",
+		       w->err);
+	}
+	ASSERT_EQ(0, workdir_run(w, "%s $TD/perfetto_check.py p.txt p.csv %s",
+				 python3_bin(), check_args)) {
+		TH_LOG("perfetto_check.py %s: %s%s", check_args, w->out,
+		       w->err);
+	}
+}
+
+#define CHECK_PROTO(args, check_args) \
+	check_proto(_metadata, &self->w, args, check_args)
+
+TEST_F(export, perfetto_proto_has_every_record)
+{
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("", PROTO_NAMES " --cpus 4");
+	/* the default: not JSON */
+	ASSERT_EQ(0, RUN("head -c 1 p.pftrace | od -An -tx1"));
+	EXPECT_STREQ(" 0a\n", self->w.out);	/* field 1, length-delimited */
+	/* and the same on standard output, from standard input */
+	ASSERT_EQ(0, RUN("cat run.srec | $S export perfetto - -o - | cmp - p.pftrace"));
+}
+
+/* Every kind of record and field, losses in the middle, a gap */
+TEST_F(export, perfetto_proto_every_kind)
+{
+	static const char text[] =
+		"cpus 3\n"
+		"thread 10 10 main\n"
+		"thread 11 10 pool\n"
+		"thread 20 20 rt\n"
+		"0ms cpu0 switch 0 R0 10\n"
+		"0.1ms cpu1 switch 0 R0 11\n"
+		"0.2ms cpu2 switch 0 R0 20 prio 120 -1\n"
+		"0.3ms cpu0 waking 11 target 1\n"
+		"0.4ms cpu0 waking 20 irq target 2 prio -1\n"
+		"0.5ms cpu1 switch 11 R 10\n"
+		"0.6ms cpu1 migrate 11 1 2\n"
+		"0.7ms cpu2 stack 20 ffffffff81000010,ffffffff81000020\n"
+		"0.7ms cpu2 switch 20 D 11 prio -1 120\n"
+		"0.8ms cpu0 fork 12 10 10 main\n"
+		"0.8ms cpu0 fork 30 30 10 main\n"
+		"0.9ms cpu0 wakeup_new 30 target 0\n"
+		"1ms cpu0 switch 10 I 30\n"
+		"1.1ms cpu0 exec 30 30 30 tool\n"
+		"1.2ms cpu0 rename 12 10 worker\n"
+		"1.3ms cpu1 lost 5 1.25ms 1.29ms\n"
+		"1.4ms cpu1 waking 20 target 2\n"
+		"1.5ms cpu1 switch 10 S 0\n"
+		"1.6ms cpu1 waking 10 target 1\n"
+		"1.7ms cpu1 switch 0 R0 10\n"
+		"1.8ms cpu2 gap 3\n"
+		"1.9ms cpu2 switch 11 T 20 prio 120 -1\n"
+		"2ms cpu0 exit 30 30 tool\n"
+		"2ms cpu0 switch 30 X 0\n"
+		"2.1ms cpu2 switch 20 P 0 prio -1 120\n"
+		"2.2ms cpu2 wakeup 20 waker 0 target 2 prio -1\n";
+	char msg[256];
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("", "--cpus 3 --process 10 main --process 20 rt --thread 10 main --thread 11 pool --thread 20 rt");
+	/* two lost bundles on CPUs 1 and 2, the rest whole events */
+	ASSERT_EQ(0, RUN("grep -c 'lost_events: true' p.txt"));
+	EXPECT_STREQ("2\n", self->w.out);
+	ASSERT_EQ(0, RUN("grep -c 'sched_switch {' p.txt"));
+	EXPECT_STREQ("5\n", self->w.out);	/* 3 first ones, 2 after loss */
+	ASSERT_EQ(0, RUN("grep -c 'waking_common_flags: 8' p.txt"));
+	EXPECT_STREQ("1\n", self->w.out);
+}
+
+/* A trace of `record --pid`: nothing compact, and gaps are no loss */
+TEST_F(export, perfetto_proto_filtered)
+{
+	static const char text[] =
+		"filtered\n"
+		"thread 10 10 main\n"
+		"0ms cpu0 switch 0 R0 10\n"
+		"1ms cpu0 filter 4\n"
+		"2ms cpu0 switch 10 S 0\n"
+		"2.5ms cpu0 waking 10\n"
+		"3ms cpu0 switch 0 R0 10\n";
+	char msg[256];
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("", "--filtered --thread 10 main");
+	ASSERT_EQ(0, RUN("grep -c 'compact_sched\\|lost_events' p.txt || true"));
+	EXPECT_STREQ("0\n", self->w.out);
+	/* without --filtered the checker wants the compact form */
+	EXPECT_NE(0, RUN("%s $TD/perfetto_check.py p.txt p.csv --thread 10 main",
+			 python3_bin()));
+}
+
+/* sched_wakeup is written when no waking was recorded, else left out */
+TEST_F(export, perfetto_proto_wakeup)
+{
+	static const char text[] =
+		"noevent waking\n"
+		"thread 10 10 main\n"
+		"thread 11 11 other\n"
+		"0ms cpu0 switch 0 R0 10\n"
+		"1ms cpu0 switch 10 S 11\n"
+		"2ms cpu0 wakeup 10 irq\n"
+		"3ms cpu0 switch 11 S 10\n";
+	char msg[256];
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("", "--no-waking --thread 10 main --thread 11 other");
+	ASSERT_EQ(0, RUN("grep -c 'sched_wakeup {' p.txt"));
+	EXPECT_STREQ("1\n", self->w.out);
+	ASSERT_EQ(0, RUN("grep -A1 'pid: 11$' p.txt | grep -c 'common_flags: 8'"));
+	EXPECT_STREQ("1\n", self->w.out);
+	/* the checker sees the difference */
+	EXPECT_NE(0, RUN("%s $TD/perfetto_check.py p.txt p.csv --thread 10 main --thread 11 other",
+			 python3_bin()));
+}
+
+TEST_F(export, perfetto_proto_selections)
+{
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("--range 0.003:0.007", PROTO_NAMES);
+	CHECK_PROTO("--cpu 0,2", PROTO_NAMES);
+	ASSERT_EQ(0, RUN("grep -c '^    cpu: [13]$' p.txt || true"));
+	EXPECT_STREQ("0\n", self->w.out);
+	/* a selection of threads: JSON's, said so; no file left */
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o t.pftrace --pid 4242"));
+	EXPECT_NE(NULL, strstr(self->w.err, "--pid, --tid and --comm choose the tracks of --format json"));
+	EXPECT_FALSE(workdir_has(&self->w, "t.pftrace"));
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o t.json --format yaml"));
+	EXPECT_NE(NULL, strstr(self->w.err, "bad --format 'yaml': proto or json"));
+	/* --format json wins over the name, and the other way round */
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec --format json -o j.pb && head -c 15 j.pb"));
+	EXPECT_STREQ("{\"traceEvents\":", self->w.out);
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec --format proto -o p.json && $S export perfetto run.srec -o q.pftrace && cmp p.json q.pftrace"));
+}
+
+/* -o FILE.gz: the same bytes, gzipped (the Perfetto UI opens both) */
+TEST_F(export, perfetto_gzip)
+{
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o a.json && $S export perfetto run.srec -o a.json.gz && gzip -dc a.json.gz | cmp - a.json"));
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o a.pftrace && $S export perfetto run.srec -o a.pftrace.gz && gzip -t a.pftrace.gz && gzip -dc a.pftrace.gz | cmp - a.pftrace"));
+	/* any export */
+	ASSERT_EQ(0, RUN("$S export csv run.srec -o a.csv && $S export csv run.srec -o a.csv.gz && gzip -dc a.csv.gz | cmp - a.csv"));
+	/* what cannot be written is said, and no file is left */
+	EXPECT_EQ(3, RUN("$S export perfetto run.srec -o nodir/a.json.gz"));
+	EXPECT_NE(NULL, strstr(self->w.err, "cannot write nodir/a.json.gz"));
+	EXPECT_EQ(2, RUN("$S export perfetto run.srec -o b.json.gz --range 1000:"));
+	EXPECT_FALSE(workdir_has(&self->w, "b.json.gz"));
+}
+
+/*
+ * The encoding itself, worked out by hand from Perfetto's .proto files:
+ * the first packet (the clocks) and the last (CPU 0's bundle).
+ */
+TEST_F(export, perfetto_proto_bytes)
+{
+	static const char text[] =
+		"cpus 1\n"
+		"0.001ms cpu0 switch 0 R0 5\n"
+		"0.002ms cpu0 switch 5 S 0\n";
+	/*
+	 * packet { timestamp (8): 1000 s; clock_snapshot (6) { clocks (1)
+	 * { clock_id 6, timestamp 1000 s }, { 3, 1000 s }, { 1 (REALTIME),
+	 * tracegen's 1700000000 s }, primary_trace_clock (2): 6 } }
+	 */
+	static const char clocks[] =
+		" 0a 2f 40 80 a0 94 a5 8d 1d 32 26 0a 09 08 06 10 80 a0 94 a5"
+		" 8d 1d 0a 09 08 03 10 80 a0 94 a5 8d 1d 0a 0c 08 01 10 80 80"
+		" a8 b1 e3 9f e7 cb 17 10 06";
+	/*
+	 * packet { ftrace_events (1) { cpu (1): 0; compact_sched (4) {
+	 * intern_table (5): "swapper/0"; switch_timestamp (1): [1000 s +
+	 * 2 us]; prev_state (2): [1, S]; next_pid (3): [0]; next_prio (4):
+	 * [120]; next_comm_index (6): [0] }; event (2) { timestamp (1):
+	 * 1000 s + 1 us; pid (2): 0; sched_switch (4) { prev_comm "swapper/0",
+	 * prev_pid 0, prev_prio 120, prev_state 0, next_comm "" (5 has no
+	 * name), next_pid 5, next_prio 120 } } } }
+	 */
+	static const char bundle[] =
+		" 0a 49 0a 47 08 00 22 1f 2a 09 73 77 61 70 70 65 72 2f 30 0a"
+		" 06 d0 af 94 a5 8d 1d 12 01 01 1a 01 00 22 01 78 32 01 00 12"
+		" 22 08 e8 a7 94 a5 8d 1d 10 00 22 17 0a 09 73 77 61 70 70 65"
+		" 72 2f 30 10 00 18 78 20 00 2a 00 30 05 38 78";
+	char msg[256];
+	size_t len;
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o - | od -An -tx1 -v | tr -d '\\n'"));
+	len = strlen(self->w.out);
+	ASSERT_LT(sizeof(clocks) + sizeof(bundle), len);
+	EXPECT_EQ(0, strncmp(self->w.out, clocks, sizeof(clocks) - 1)) {
+		TH_LOG("begins %.*s", (int)sizeof(clocks), self->w.out);
+	}
+	EXPECT_STREQ(bundle, self->w.out + len - (sizeof(bundle) - 1));
 }
 
 /* Names are any bytes: JSON gets them escaped, and valid UTF-8. */
@@ -459,7 +692,8 @@ TEST_F(export, help_examples_run)
 	}
 	free(help);
 	EXPECT_LE(6, examples);
-	EXPECT_TRUE(workdir_has(&self->w, "run.json"));
+	EXPECT_TRUE(workdir_has(&self->w, "run.perfetto-trace"));
+	EXPECT_TRUE(workdir_has(&self->w, "run.json.gz"));
 	EXPECT_TRUE(workdir_has(&self->w, "run.tar"));
 	EXPECT_TRUE(workdir_has(&self->w, "run.csv"));
 	ASSERT_EQ(0, RUN("$S export csv --help && $S export schedlog --help && $S export perfetto --help"));

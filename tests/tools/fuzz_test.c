@@ -362,7 +362,7 @@ static void arg_seconds(struct fuzz_cmd *c, const char *prefix, uint64_t ns,
 
 /* A selection that applies to the trace: --range inside it, its CPUs. */
 static void add_selection(struct fuzz_cmd *c, const struct fuzz_trace *f,
-			  uint64_t *st)
+			  uint64_t *st, bool threads)
 {
 	static const char *const regexes[] = {
 		"a", "^x", ".", "[[:cntrl:]]", "w$", "^(a|b)",
@@ -388,11 +388,11 @@ static void add_selection(struct fuzz_cmd *c, const struct fuzz_trace *f,
 			arg(c, "%s", range);
 		}
 	}
-	if (chance(st, 20))
+	if (threads && chance(st, 20))
 		arg(c, "--pid=%u", f->pool[below(st, f->nr_pool)]);
-	if (chance(st, 20))
+	if (threads && chance(st, 20))
 		arg(c, "--tid=%u", f->pool[below(st, f->nr_pool)]);
-	if (chance(st, 20))
+	if (threads && chance(st, 20))
 		arg(c, "--comm=%s", regexes[below(st, ARRAY_SIZE(regexes))]);
 	if (chance(st, 20))
 		arg(c, "--cpu=%u", (unsigned int)below(st, f->nr_cpus));
@@ -434,8 +434,16 @@ static const struct variant variants[] = {
 	{ "flame", "--per-thread", false, true },
 };
 
-static const char *const exports[] = {
-	"perfetto", "schedlog", "csv", "openmetrics",
+/* An export's variants: threads, whether it takes --pid, --tid, --comm */
+static const struct {
+	const char *format, *args;
+	bool threads;
+} exports[] = {
+	{ "perfetto", "", false },
+	{ "perfetto", "--format=json", true },
+	{ "schedlog", "", true },
+	{ "csv", "", true },
+	{ "openmetrics", "", true },
 };
 
 /* Run @c; whether it ended as it must (else say why). */
@@ -585,7 +593,7 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 		if (chance(&st, 20) && strcmp(var->options, "--interval"))
 			arg(&c, "--top=%u",
 			    (unsigned int)below(&st, 3) * 50);
-		add_selection(&c, &f, &st);
+		add_selection(&c, &f, &st, true);
 		ok &= run_ok(_metadata, &f, &c, desc_path);
 	}
 	cmd_start(&c, bin);
@@ -594,15 +602,17 @@ static bool run_case(struct __test_metadata *_metadata, const char *bin,
 	arg(&c, "--output=%s/html", dir);
 	arg(&c, "--force");
 	arg(&c, "--seconds=%u", (unsigned int)below(&st, 4));
-	add_selection(&c, &f, &st);
+	add_selection(&c, &f, &st, true);
 	ok &= run_ok(_metadata, &f, &c, desc_path);
 	for (e = 0; e < ARRAY_SIZE(exports); e++) {
 		cmd_start(&c, bin);
 		arg(&c, "export");
-		arg(&c, "%s", exports[e]);
+		arg(&c, "%s", exports[e].format);
 		arg(&c, "%s", trace);
-		arg(&c, "--output=%s/out.%s", dir, exports[e]);
-		add_selection(&c, &f, &st);
+		if (*exports[e].args)
+			arg(&c, "%s", exports[e].args);
+		arg(&c, "--output=%s/out.%s", dir, exports[e].format);
+		add_selection(&c, &f, &st, exports[e].threads);
 		ok &= run_ok(_metadata, &f, &c, desc_path);
 	}
 	ok &= same_twice(_metadata, &f, schedrec_bin(), trace, dir, desc_path);
