@@ -16,6 +16,7 @@
  * used here, for protoc --decode.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,9 @@ static const unsigned int column_field[NR_COLUMNS] = {
 #define RENAME_PID			1
 #define RENAME_NEWCOMM			3
 
+/* Perfetto refuses a whole trace with a bundle of a CPU past this */
+#define PERFETTO_CPUS_MAX	1024
+
 /* the kernel's CLONE_THREAD, and ftrace's TRACE_FLAG_HARDIRQ */
 #define CLONE_THREAD_FLAG		0x00010000
 #define TRACE_FLAG_HARDIRQ		0x08
@@ -181,6 +185,7 @@ struct perfetto_proto {
 	 * only lists sched_wakeup (whole, it would be half the file)
 	 */
 	bool has_waking;
+	uint64_t cpus_past_max;		/* records left out: see proto_finish */
 	struct pb packet, event;	/* being made */
 	bool failed;			/* out of memory */
 };
@@ -643,6 +648,10 @@ static int proto_record(void *priv, struct export_ctx *ctx,
 
 	if (cpu >= pp->nr_cpus || !select_cpu(&ctx->front.sel, cpu))
 		return 0;
+	if (cpu >= PERFETTO_CPUS_MAX) {
+		pp->cpus_past_max++;
+		return 0;
+	}
 	b = bundle_of(pp, cpu);
 	if (!b)
 		return -ENOMEM;
@@ -720,6 +729,10 @@ static int proto_finish(void *priv, struct export_ctx *ctx)
 		if (ret)
 			return ret;
 	}
+	if (pp->cpus_past_max)
+		export_warn(ctx, "%" PRIu64 " records of CPUs %u and above left out: Perfetto reads CPUs 0 to %u only (export them with --format json)",
+			    pp->cpus_past_max, PERFETTO_CPUS_MAX,
+			    PERFETTO_CPUS_MAX - 1);
 	return stream_error(ctx->out);
 }
 

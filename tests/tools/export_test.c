@@ -364,6 +364,28 @@ TEST_F(export, perfetto_proto_filtered)
 			 python3_bin()));
 }
 
+/* Perfetto refuses a trace with a CPU past 1023: those are left out */
+TEST_F(export, perfetto_proto_cpus_past_1023)
+{
+	static const char text[] =
+		"cpus 1100\n"
+		"thread 10 10 main\n"
+		"0ms cpu0 switch 0 R0 10\n"
+		"0ms cpu1050 switch 0 R0 11\n"
+		"1ms cpu0 switch 10 S 0\n"
+		"1ms cpu1050 switch 11 S 0\n";
+	char msg[256];
+
+	ASSERT_EQ(0, tracegen_write_file(text, self->path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	workdir_var(&self->w, "TD", tools_test_dir());
+	CHECK_PROTO("--cpu 0-1023", "--thread 10 main --cpus 1100");
+	ASSERT_EQ(0, RUN("$S export perfetto run.srec -o all.pftrace"));
+	EXPECT_NE(NULL, strstr(self->w.err, "2 records of CPUs 1024 and above left out"));
+	EXPECT_EQ(0, RUN("cmp all.pftrace p.pftrace"));
+}
+
 /* sched_wakeup is written when no waking was recorded, else left out */
 TEST_F(export, perfetto_proto_wakeup)
 {
