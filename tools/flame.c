@@ -182,8 +182,8 @@ static void thread_heading(char *buf, size_t size,
 	char process[64], thread[64], on[DURATION_LEN], off[DURATION_LEN];
 	char win[DURATION_LEN];
 
-	fold_process_frame(process, sizeof(process), t->last->entry);
-	fold_thread_frame(thread, sizeof(thread), t->last->entry);
+	fold_process_frame(process, sizeof(process), t->last->entry, true);
+	fold_thread_frame(thread, sizeof(thread), t->last->entry, true);
 	snprintf(buf, size,
 		 "%s in %s: on-CPU %s (%.2f%%), off-CPU %s (%.2f%%) of the %s window",
 		 thread, process, format_duration(on, t->oncpu),
@@ -320,9 +320,9 @@ static int print_summary(struct flame *fl)
 		table_row(tab);
 		if (fl->per_thread) {
 			fold_process_frame(process, sizeof(process),
-					   t->last->entry);
+					   t->last->entry, true);
 			fold_thread_frame(thread, sizeof(thread),
-					  t->last->entry);
+					  t->last->entry, true);
 			table_strf(tab, "%s in %s", thread, process);
 		} else {
 			table_str(tab, "all threads selected");
@@ -369,7 +369,7 @@ static int flame_output(void *priv, struct report_ctx *ctx)
 	fl->ks = ksyms_parse(ctx->front.info->kallsyms, ctx->front.info->kallsyms_len);
 	if (!fl->ks)
 		return -ENOMEM;
-	n = foldstack_lines(fl->fs, fl->ks, &lines);
+	n = foldstack_lines(fl->fs, fl->ks, true, &lines);
 	if (n < 0)
 		return n;
 	ret = plan_graphs(ctx, &fl->plan, lines, n, fl->per_thread);

@@ -13,23 +13,53 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flame.h"
+#include "flamegraph.h"
 #include "foldstack.h"
 #include "ksyms.h"
 #include "report.h"
 #include "table.h"
+#include "toolerr.h"
+
+enum {
+	OPT_NO_IDS = REPORT_OPT_BASE,
+	OPT_PALETTE,
+};
 
 struct folded {
 	struct report_ctx *ctx;
 	struct foldstack *fs;
 	struct ksyms *ks;
+	bool no_ids;
+	const char *palette;	/* --palette FILE, or NULL */
 };
+
+static int folded_parse(void *priv, const struct report_ctx *ctx, int key,
+			const char *arg)
+{
+	struct folded *fo = priv;
+
+	(void)ctx;
+	if (key == OPT_NO_IDS)
+		fo->no_ids = true;
+	else if (key == OPT_PALETTE)
+		fo->palette = arg;
+	else
+		return -EINVAL;
+	return 0;
+}
 
 static int folded_start(void *priv, struct report_ctx *ctx)
 {
 	struct folded *fo = priv;
 
+	if (fo->no_ids && ctx->csv) {
+		report_usage_error(&folded_report,
+				   "--no-ids is for the folded lines: the CSV has the pid and tid in columns of their own");
+		return -EINVAL;
+	}
 	fo->ctx = ctx;
 	fo->fs = foldstack_new(ctx->front.model, ctx->front.info, &ctx->front.sel);
 	return fo->fs ? 0 : -ENOMEM;
@@ -139,6 +169,99 @@ static void warn_names(const struct folded *fo)
 			ctx->front.path);
 }
 
+/* A frame name and how it is drawn, for the palette */
+struct paint {
+	const char *name;
+	size_t len;
+	enum flame_heat heat;
+};
+
+static int compare_paints(const void *a, const void *b)
+{
+	const struct paint *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int ret = memcmp(x->name, y->name, n);
+
+	if (ret)
+		return ret;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (int)x->heat - (int)y->heat;
+}
+
+/*
+ * The palette flamegraph.pl --cp reads (palette.map): a line per frame
+ * name, "NAME->rgb(R,G,B)", sorted, in the colours report flame draws
+ * (a name seen grey and hot or cold: grey, then hot).  A name with "->"
+ * in it is left out: flamegraph.pl splits a line at the first.
+ */
+static int write_palette(struct folded *fo, const struct fold_line *lines,
+			 size_t n)
+{
+	struct paint *v = NULL, *grown;
+	size_t nr = 0, cap = 0, i, frame;
+	const char *p, *end;
+	char name[1024];
+	uint32_t rgb;
+	FILE *f;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		for (p = lines[i].stack, frame = 0; *p; frame++) {
+			end = strchr(p, ';');
+			if (!end)
+				end = p + strlen(p);
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 256;
+				grown = realloc(v, cap * sizeof(*v));
+				if (!grown) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = grown;
+			}
+			v[nr++] = (struct paint){
+				.name = p, .len = end - p,
+				.heat = frame < FOLD_TASK_FRAMES ? FLAME_NEUTRAL :
+					lines[i].entry->state ? FLAME_COLD :
+					FLAME_WARM,
+			};
+			p = *end ? end + 1 : end;
+		}
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), compare_paints);
+	f = fopen(fo->palette, "w");
+	if (!f) {
+		ret = -errno;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		if (i && v[i].len == v[i - 1].len &&
+		    !memcmp(v[i].name, v[i - 1].name, v[i].len))
+			continue;	/* the name again */
+		snprintf(name, sizeof(name), "%.*s", (int)v[i].len, v[i].name);
+		if (strstr(name, "->"))
+			continue;	/* flamegraph.pl would split it there */
+		rgb = flamegraph_colour(name, v[i].heat);
+		fprintf(f, "%s->rgb(%u,%u,%u)\n", name, rgb >> 16,
+			rgb >> 8 & 0xff, rgb & 0xff);
+	}
+	ret = stream_error(f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(fo->palette);
+out:
+	free(v);
+	if (ret) {
+		tool_error("report", ret, "cannot write the palette %s",
+			   fo->palette);
+		fo->ctx->said = true;
+	}
+	return ret;
+}
+
 static int folded_output(void *priv, struct report_ctx *ctx)
 {
 	struct folded *fo = priv;
@@ -152,7 +275,7 @@ static int folded_output(void *priv, struct report_ctx *ctx)
 	if (!fo->ks)
 		return -ENOMEM;
 	warn_names(fo);
-	n = foldstack_lines(fo->fs, fo->ks, &lines);
+	n = foldstack_lines(fo->fs, fo->ks, !fo->no_ids, &lines);
 	if (n < 0)
 		return n;
 	if (ctx->csv)
@@ -161,6 +284,8 @@ static int folded_output(void *priv, struct report_ctx *ctx)
 		ret = print_folded(ctx->out, lines, n);
 	if (!ret && ctx->svg_path)
 		ret = flame_draw_svg(ctx, lines, n);
+	if (!ret && fo->palette)
+		ret = write_palette(fo, lines, n);
 	return ret;
 }
 
@@ -176,6 +301,13 @@ static const struct optspec folded_options[] = {
 	{ "cpu", 0, required_argument, "CPU",
 	  "on-CPU time on those CPUs, and off-CPU intervals that "
 	  "began with a switch-out on one of them\n" },
+	{ "no-ids", OPT_NO_IDS, no_argument, NULL,
+	  "process and thread frames without pid and tid (app;worker;...), "
+	  "so that two recordings' lines match (difffolded.pl); lines "
+	  "that are then equal are one\n" },
+	{ "palette", OPT_PALETTE, required_argument, "FILE",
+	  "also write FILE, a palette.map for flamegraph.pl --cp: these "
+	  "frames in report flame's hot/cold colours\n" },
 	{ 0 },
 };
 
@@ -215,6 +347,7 @@ const struct report folded_report = {
 	"Nothing else is printed on stdout (the loss warning goes to stderr).\n"
 	"--top does not apply: every line is printed.\n",
 	.options = folded_options,
+	.parse = folded_parse,
 	.notes =
 	"CSV (--csv): a row per line, with exact nanoseconds:\n"
 	"  pid process     the process: its pid, and its leader's name then\n"
@@ -229,6 +362,7 @@ const struct report folded_report = {
 	"schedrec report flame draws it.\n",
 	.examples =
 	"  schedrec report folded run.srec --pid 4242 > hotcold.folded\n"
+	"  schedrec report folded run.srec --no-ids --palette palette.map > run.folded\n"
 	"  schedrec report folded run.srec --range 12.5:13 --csv\n",
 	.priv_size = sizeof(struct folded),
 	.start = folded_start,

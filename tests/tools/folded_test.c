@@ -533,6 +533,62 @@ TEST_F(folded, flame_stdout)
  * Frames of 1 us in a 30 s graph are 0.00004 px wide: not drawn, and
  * counted; their time stays in their parents' width.
  */
+/*
+ * --no-ids: threads of one name in two processes of one name are one
+ * line, their times summed; --palette: the palette.map of flamegraph.pl
+ * --cp, a "NAME->rgb(R,G,B)" line per frame name of the folded lines,
+ * sorted by bytes, each once, grey for the process and thread frames,
+ * warm for on-CPU, blue for off-CPU and its frames; a name with "->",
+ * which flamegraph.pl would split, left out.
+ */
+TEST(no_ids_and_palette)
+{
+	static const char text[] =
+		"thread 10 10 app\n"
+		"thread 11 10 worker\n"
+		"thread 20 20 app\n"
+		"thread 21 20 worker\n"
+		"thread 30 30 a->b\n"
+		"0ms cpu0 switch 0 R0 11\n"
+		"0ms cpu1 switch 0 R0 21\n"
+		"1ms cpu0 switch 11 S 30\n"
+		"3ms cpu1 switch 21 D 0\n"
+		"4ms cpu0 switch 30 S 0\n"
+		"5ms cpu0 switch 0 R0 11\n"
+		"6ms cpu0 switch 11 S 0\n"
+		"end 10ms\n";
+	struct workdir w;
+	char path[600], msg[256];
+
+	ASSERT_EQ(0, workdir_make(&w, "schedrec-folded-test"));
+	snprintf(path, sizeof(path), "%s/run.srec", w.dir);
+	ASSERT_EQ(0, tracegen_write_file(text, path, msg, sizeof(msg))) {
+		TH_LOG("tracegen: %s", msg);
+	}
+	/* worker 11: on 1 + 1 ms, S 4 + 4 ms; worker 21: on 3 ms, D 7 ms */
+	ASSERT_EQ(0, workdir_run(&w, "$S report folded run.srec --no-ids --palette p.map -q | grep worker"));
+	EXPECT_STREQ("app;worker;off-CPU;D 7000\n"
+		     "app;worker;off-CPU;S 8000\n"
+		     "app;worker;on-CPU 5000\n", w.out);
+	ASSERT_EQ(0, workdir_run(&w, "cat p.map"));
+	EXPECT_EQ(0, workdir_run(&w, "LC_ALL=C sort -c -u p.map"));
+	/* exactly the frames of the lines, "a->b" aside */
+	ASSERT_EQ(0, workdir_run(&w, "$S report folded run.srec --no-ids -q | sed 's/ [0-9]*$//' | tr ';' '\\n' | grep -v -- '->' | LC_ALL=C sort -u >frames && sed 's/->rgb(.*//' p.map | cmp - frames"));
+	/* every line's shape, and its heat */
+	ASSERT_EQ(0, workdir_run(&w, "grep -c -v -E '^[^;]+->rgb\\(([0-9]{1,3}),([0-9]{1,3}),([0-9]{1,3})\\)$' p.map || true"));
+	EXPECT_STREQ("0\n", w.out);
+	ASSERT_EQ(0, workdir_run(&w, "sed -E 's/^(.*)->rgb\\(([0-9]+),([0-9]+),([0-9]+)\\)$/\\1 \\2 \\3 \\4/' p.map | awk '$2 > 255 || $3 > 255 || $4 > 255 { print \"range\", $0 } /^(app|worker) / && !($2 == $3 && $3 == $4) { print \"not grey\", $0 } /^on-CPU / && !($2 > $4) { print \"not warm\", $0 } /^(off-CPU|[SD]) / && !($4 > $2) { print \"not cold\", $0 }'"));
+	EXPECT_STREQ("", w.out);
+	/* with ids the two workers are apart; --no-ids wants no CSV */
+	ASSERT_EQ(0, workdir_run(&w, "$S report folded run.srec -q | grep -c 'worker'"));
+	EXPECT_STREQ("4\n", w.out);
+	EXPECT_EQ(2, workdir_run(&w, "$S report folded run.srec --no-ids --csv"));
+	EXPECT_NE(NULL, strstr(w.err, "--no-ids is for the folded lines"));
+	EXPECT_EQ(3, workdir_run(&w, "$S report folded run.srec --palette nodir/p.map -q"));
+	EXPECT_NE(NULL, strstr(w.err, "cannot write the palette nodir/p.map"));
+	workdir_remove(&w);
+}
+
 TEST(flame_merges_narrow_frames)
 {
 	char dir[] = "/tmp/folded_test.XXXXXX", trace[96], svg_path[96];

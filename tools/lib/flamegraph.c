@@ -33,12 +33,6 @@
 #define MUTED_COLOUR	0x555555
 #define LINK_COLOUR	0x1a5fb4
 
-enum heat {
-	HEAT_NEUTRAL,
-	HEAT_WARM,
-	HEAT_COLD,
-};
-
 struct node {
 	char *name;
 	uint64_t ns;
@@ -115,7 +109,7 @@ static int slots_grow(struct flamegraph *fg)
 
 /* A new node; its index, or NONE when out of memory. */
 static uint32_t node_new(struct flamegraph *fg, uint32_t parent,
-			 const char *name, size_t len, enum heat heat)
+			 const char *name, size_t len, enum flame_heat heat)
 {
 	struct node *n;
 
@@ -143,7 +137,7 @@ static uint32_t node_new(struct flamegraph *fg, uint32_t parent,
 
 /* The child @name of @parent, made if new; NONE when out of memory. */
 static uint32_t child_of(struct flamegraph *fg, uint32_t parent,
-			 const char *name, size_t len, enum heat heat)
+			 const char *name, size_t len, enum flame_heat heat)
 {
 	uint32_t idx;
 	size_t i;
@@ -209,7 +203,7 @@ size_t flamegraph_graph(struct flamegraph *fg, const char *heading,
 	/* roots have no parent: each is its own, not shared */
 	g->root = g->heading ? node_new(fg, NONE, FLAMEGRAPH_ROOT,
 					strlen(FLAMEGRAPH_ROOT),
-					HEAT_NEUTRAL) : NONE;
+					FLAME_NEUTRAL) : NONE;
 	if (g->root == NONE) {
 		free(g->heading);
 		goto fail;
@@ -239,8 +233,8 @@ void flamegraph_add(struct flamegraph *fg, size_t graph,
 	fg->nodes[node].ns += line->ns;
 	for (p = line->stack, i = 0; *p && i < FLAMEGRAPH_DEPTH_MAX;
 	     p = *end ? end + 1 : end, i++) {
-		enum heat heat = i < line->neutral ? HEAT_NEUTRAL :
-				 line->cold ? HEAT_COLD : HEAT_WARM;
+		enum flame_heat heat = i < line->neutral ? FLAME_NEUTRAL :
+				 line->cold ? FLAME_COLD : FLAME_WARM;
 
 		end = strchr(p, ';');
 		if (!end)
@@ -388,16 +382,15 @@ static uint64_t name_hash(const char *s)
 	return h ^ h >> 33;
 }
 
-/* Warm reds to yellows, blues, or greys: a shade per name. */
-static uint32_t frame_colour(const struct node *n)
+uint32_t flamegraph_colour(const char *name, enum flame_heat heat)
 {
-	uint64_t h = name_hash(n->name);
+	uint64_t h = name_hash(name);
 
-	switch (n->heat) {
-	case HEAT_WARM:
+	switch (heat) {
+	case FLAME_WARM:
 		return svg_hsl(h % 55, 0.78 + (h >> 8) % 18 / 100.0,
 			       0.52 + (h >> 16) % 14 / 100.0);
-	case HEAT_COLD:
+	case FLAME_COLD:
 		return svg_hsl(195 + h % 40, 0.55 + (h >> 8) % 25 / 100.0,
 			       0.60 + (h >> 16) % 16 / 100.0);
 	default:
@@ -415,7 +408,7 @@ static void draw_frame(FILE *f, const struct node *n, double y,
 	fprintf(f, " (%s, %.2f%%)</title>", format_duration(dur, n->ns),
 		scale_ns ? 100.0 * n->ns / scale_ns : 0);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\" rx=\"2\"/>",
-		n->x, y, n->width, FRAME_HEIGHT - 1, frame_colour(n));
+		n->x, y, n->width, FRAME_HEIGHT - 1, flamegraph_colour(n->name, n->heat));
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%d\" fill=\"#%06x\">",
 		n->x + LABEL_PAD, y + FRAME_HEIGHT - 5, FONT_SIZE,
 		TEXT_COLOUR);

@@ -47,6 +47,15 @@
 #define FLAMEGRAPH_DEPTH_MAX	128	/* frames past it add to the last */
 #define FLAMEGRAPH_ROOT		"all"
 
+enum flame_heat {
+	FLAME_NEUTRAL,		/* grey: the process and thread frames */
+	FLAME_WARM,		/* reds to yellows: on CPU */
+	FLAME_COLD,		/* blues: off CPU */
+};
+
+/* The colour (0xRRGGBB) of a frame named @name: a shade of @heat's. */
+uint32_t flamegraph_colour(const char *name, enum flame_heat heat);
+
 struct flame_line {
 	const char *stack;	/* frames, root first, ';' between them */
 	uint64_t ns;

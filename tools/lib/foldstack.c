@@ -102,7 +102,8 @@ void fold_frame_name(char *buf, size_t size, const char *name)
 	buf[i] = '\0';
 }
 
-void fold_process_frame(char *buf, size_t size, const struct fold_entry *e)
+void fold_process_frame(char *buf, size_t size, const struct fold_entry *e,
+			bool ids)
 {
 	char comm[SCHEDREC_COMM_LEN + 1], name[SCHEDREC_COMM_LEN + 1];
 
@@ -110,21 +111,28 @@ void fold_process_frame(char *buf, size_t size, const struct fold_entry *e)
 		memcpy(comm, e->process, strnlen(e->process, SCHEDREC_COMM_LEN));
 		comm[strnlen(e->process, SCHEDREC_COMM_LEN)] = '\0';
 		fold_frame_name(name, sizeof(name), comm);
-		snprintf(buf, size, "%s-%u", name, e->task->tgid);
-	} else if (e->task->tgid) {
+		if (ids)
+			snprintf(buf, size, "%s-%u", name, e->task->tgid);
+		else
+			snprintf(buf, size, "%s", name);
+	} else if (e->task->tgid && ids) {
 		snprintf(buf, size, "pid %u", e->task->tgid);
 	} else {
 		snprintf(buf, size, "pid ?");
 	}
 }
 
-void fold_thread_frame(char *buf, size_t size, const struct fold_entry *e)
+void fold_thread_frame(char *buf, size_t size, const struct fold_entry *e,
+		       bool ids)
 {
 	char name[SCHEDREC_COMM_LEN + 1];
 
 	fold_frame_name(name, sizeof(name), e->task->comm[0] ? e->task->comm :
 			"?");
-	snprintf(buf, size, "%s %u", name, e->task->tid);
+	if (ids)
+		snprintf(buf, size, "%s %u", name, e->task->tid);
+	else
+		snprintf(buf, size, "%s", name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -326,14 +334,15 @@ static void kernel_frames(struct strbuf *sb, const struct sched_stack *st,
 	}
 }
 
-static char *format_line(const struct fold_entry *e, const struct ksyms *ks)
+static char *format_line(const struct fold_entry *e, const struct ksyms *ks,
+			 bool ids)
 {
 	struct strbuf sb = { 0 };
 	char frame[64];
 
-	fold_process_frame(frame, sizeof(frame), e);
+	fold_process_frame(frame, sizeof(frame), e, ids);
 	sb_frame(&sb, frame);
-	fold_thread_frame(frame, sizeof(frame), e);
+	fold_thread_frame(frame, sizeof(frame), e, ids);
 	sb_frame(&sb, frame);
 	if (!e->state) {
 		sb_frame(&sb, FOLD_ONCPU);
@@ -371,7 +380,7 @@ static int compare_lines(const void *a, const void *b)
 
 /*
  * Entries of equal text (two stacks that differ only in the scheduler's
- * frames, trimmed): one line.
+ * frames, trimmed; without ids, threads of one name): one line.
  */
 static size_t merge_equal(struct fold_line *lines, size_t n)
 {
@@ -388,7 +397,7 @@ static size_t merge_equal(struct fold_line *lines, size_t n)
 	return out;
 }
 
-long foldstack_lines(struct foldstack *fs, const struct ksyms *ks,
+long foldstack_lines(struct foldstack *fs, const struct ksyms *ks, bool ids,
 		     struct fold_line **lines)
 {
 	size_t i, n = 0;
@@ -404,7 +413,7 @@ long foldstack_lines(struct foldstack *fs, const struct ksyms *ks,
 		if (!e->task || !e->ns)
 			continue;
 		l = &fs->lines[n];
-		l->stack = format_line(e, ks);
+		l->stack = format_line(e, ks, ids);
 		if (!l->stack) {
 			fs->nr_lines = n;
 			free_lines(fs);

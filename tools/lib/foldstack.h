@@ -87,9 +87,12 @@ bool foldstack_has_stacks(const struct foldstack *fs);
  * *@lines (owned by @fs, valid until the next call or foldstack_free()).
  * Kernel frames are named with @ks; with no symbols (NULL, no snapshot,
  * or hidden) they are hex addresses, and none is trimmed unless named.
+ * Without @ids the process and thread frames are their names alone
+ * ("app", "worker"), so that two recordings' lines match; lines of equal
+ * text are then one, of the first entry (by thread).
  * Returns how many, or -ENOMEM.
  */
-long foldstack_lines(struct foldstack *fs, const struct ksyms *ks,
+long foldstack_lines(struct foldstack *fs, const struct ksyms *ks, bool ids,
 		     struct fold_line **lines);
 
 /*
@@ -98,10 +101,15 @@ long foldstack_lines(struct foldstack *fs, const struct ksyms *ks,
  */
 void fold_frame_name(char *buf, size_t size, const char *name);
 
-/* The process frame of @e: "app-4242", or "pid 4242" / "pid ?". */
-void fold_process_frame(char *buf, size_t size, const struct fold_entry *e);
+/*
+ * The process frame of @e: "app-4242", or "pid 4242" / "pid ?"; without
+ * @ids "app", or "pid ?".
+ */
+void fold_process_frame(char *buf, size_t size, const struct fold_entry *e,
+			bool ids);
 
-/* The thread frame of @e: "worker 4243". */
-void fold_thread_frame(char *buf, size_t size, const struct fold_entry *e);
+/* The thread frame of @e: "worker 4243"; without @ids "worker". */
+void fold_thread_frame(char *buf, size_t size, const struct fold_entry *e,
+		       bool ids);
 
 #endif /* SCHEDREC_FOLDSTACK_H */
