@@ -62,7 +62,7 @@ _schedrec()
 {
 	local cmd=$1 cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local verb=${COMP_WORDS[1]} name= prefix= i
+	local verb=${COMP_WORDS[1]} name= prefix= words= i
 
 	COMPREPLY=()
 	if [ "$COMP_CWORD" = 1 ]; then
@@ -132,8 +132,15 @@ _schedrec()
 			return
 		fi
 		case $prev in
-		-o | --output)
+		-o | --output | --palette | --svg)
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return ;;
+		--format)
+			case $name in
+			perfetto) words="proto json" ;;
+			openmetrics) words="prometheus openmetrics" ;;
+			esac
+			mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
 			return ;;
 		esac
 		if [[ $cur != -* ]]; then

@@ -76,6 +76,9 @@ expect_only "record -o $dir/r" "$dir/run.srec"
 expect "record -C" -C
 expect_only "status -" -h --help
 expect "report offcpu $dir/" "$dir/run.srec"
+expect_only "export perfetto $dir/run.srec --format ''" proto json
+expect_only "export openmetrics $dir/run.srec --format o" openmetrics
+expect_only "report folded $dir/run.srec --palette $dir/r" "$dir/run.srec"
 
 [ "$problems" = 0 ] && echo "bash completion: verbs, names, options and values offered"
 [ "$problems" = 0 ]

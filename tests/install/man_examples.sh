@@ -68,7 +68,8 @@ for page in schedrec-report.1 schedrec-export.1; do
 	done < <(examples_of "$man_dir/$page")
 done
 # the files the examples name were written
-for f in states.svg heat.svg tl.svg hotcold.folded hotcold.svg run.json \
+for f in states.svg heat.svg tl.svg hotcold.folded hotcold.svg \
+	run.folded palette.map run.perfetto-trace run.json.gz \
 	run.tar run.csv var/lib/node_exporter/schedrec.prom; do
 	[ -s "$f" ] || { echo "an example did not write $f"; problems=$((problems + 1)); }
 done
