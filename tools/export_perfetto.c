@@ -501,7 +501,8 @@ static void put_switch(struct perfetto_proto *pp, struct bundle *b,
 	struct pb *pb = &pp->event;
 	size_t m;
 
-	if (!b->whole) {
+	/* compact timestamps only go forward (a damaged file's may not) */
+	if (!b->whole && sw->hdr.ts >= b->last_switch) {
 		pb_varint(&b->column[SWITCH_TIMESTAMP],
 			  sw->hdr.ts - b->last_switch);
 		pb_varint(&b->column[SWITCH_PREV_STATE], state);
@@ -540,7 +541,8 @@ static void put_wakeup(struct perfetto_proto *pp, struct bundle *b,
 	unsigned int field;
 	size_t m;
 
-	if (wk->hdr.type == SCHEDREC_EV_WAKING && !b->whole) {
+	if (wk->hdr.type == SCHEDREC_EV_WAKING && !b->whole &&
+	    wk->hdr.ts >= b->last_waking) {
 		pb_varint(&b->column[WAKING_TIMESTAMP],
 			  wk->hdr.ts - b->last_waking);
 		pb_varint(&b->column[WAKING_PID], wk->tid);
