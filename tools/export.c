@@ -327,7 +327,6 @@ static int open_output(const struct export_format *fmt,
 {
 	const struct front *fr = &ctx->front;
 	struct stat st;
-	size_t n;
 	int fd;
 
 	if (!strcmp(ctx->out_path, "-")) {
@@ -348,8 +347,7 @@ static int open_output(const struct export_format *fmt,
 	}
 	/* never remove what is not a file of ours (-o /dev/null) */
 	ctx->out_is_file = !fstat(fd, &st) && S_ISREG(st.st_mode);
-	n = strlen(ctx->out_path);
-	if (n > 3 && !strcmp(ctx->out_path + n - 3, ".gz")) {
+	if (str_ends_with(ctx->out_path, ".gz")) {
 		ctx->out = gz_stream(fd);
 	} else {
 		ctx->out = fdopen(fd, "w");

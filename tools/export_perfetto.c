@@ -187,7 +187,6 @@ struct perfetto_proto {
 	bool has_waking;
 	uint64_t cpus_past_max;		/* records left out: see proto_finish */
 	struct pb packet, event;	/* being made */
-	bool failed;			/* out of memory */
 };
 
 static int write_packet(struct perfetto_proto *pp)
@@ -393,19 +392,6 @@ static uint32_t intern(struct bundle *b, const char *comm)
 	return s->index - 1;
 }
 
-/* The intern index of thread @t's name (@tid 0: the idle task's) */
-static uint32_t name_index(struct bundle *b, unsigned int cpu,
-			   const struct task *t, uint32_t tid)
-{
-	char idle[SCHEDREC_COMM_LEN] = "";
-
-	if (!tid) {
-		snprintf(idle, sizeof(idle), "swapper/%u", cpu);
-		return intern(b, idle);
-	}
-	return intern(b, t ? t->comm : "");
-}
-
 /* Write @cpu's bundle, if it holds anything, and start the next. */
 static int flush(struct perfetto_proto *pp, unsigned int cpu)
 {
@@ -439,7 +425,7 @@ static int flush(struct perfetto_proto *pp, unsigned int cpu)
 	pb_append(pb, &b->events);
 	pb_close(pb, bundle);
 	pb_close(pb, packet);
-	ret = b->names.failed || b->events.failed ? -ENOMEM : write_packet(pp);
+	ret = write_packet(pp);	/* pb_append() carries a failure over */
 	pb_reset(&b->names);
 	pb_reset(&b->events);
 	memset(b->slots, 0, b->nr_slots * sizeof(*b->slots));
@@ -508,8 +494,7 @@ static void put_switch(struct perfetto_proto *pp, struct bundle *b,
 		pb_varint(&b->column[SWITCH_PREV_STATE], state);
 		pb_varint(&b->column[SWITCH_NEXT_PID], sw->next_tid);
 		pb_varint(&b->column[SWITCH_NEXT_PRIO], (int64_t)sw->next_prio);
-		pb_varint(&b->column[SWITCH_NEXT_COMM_INDEX],
-			  name_index(b, cpu, er->subject[1], sw->next_tid));
+		pb_varint(&b->column[SWITCH_NEXT_COMM_INDEX], intern(b, next));
 		b->last_switch = sw->hdr.ts;
 		return;
 	}
@@ -548,8 +533,7 @@ static void put_wakeup(struct perfetto_proto *pp, struct bundle *b,
 		pb_varint(&b->column[WAKING_PID], wk->tid);
 		pb_varint(&b->column[WAKING_TARGET_CPU], wk->target_cpu);
 		pb_varint(&b->column[WAKING_PRIO], (int64_t)wk->prio);
-		pb_varint(&b->column[WAKING_COMM_INDEX],
-			  name_index(b, er->rec->cpu, er->subject[0], wk->tid));
+		pb_varint(&b->column[WAKING_COMM_INDEX], intern(b, comm));
 		pb_varint(&b->column[WAKING_COMMON_FLAGS],
 			  irq ? TRACE_FLAG_HARDIRQ : 0);
 		b->last_waking = wk->hdr.ts;
@@ -645,8 +629,9 @@ static int proto_record(void *priv, struct export_ctx *ctx,
 	struct perfetto_proto *pp = priv;
 	const struct srec_record *rec = er->rec;
 	unsigned int cpu = rec->cpu;
+	bool is_lost = rec->hdr->type == SCHEDREC_REC_LOST;
 	struct bundle *b;
-	int ret = 0;
+	int ret;
 
 	if (cpu >= pp->nr_cpus || !select_cpu(&ctx->front.sel, cpu))
 		return 0;
@@ -657,12 +642,12 @@ static int proto_record(void *priv, struct export_ctx *ctx,
 	b = bundle_of(pp, cpu);
 	if (!b)
 		return -ENOMEM;
-	if (rec->gap && !pp->filtered)
+	/* a LOST record, or numbers missing that none counts */
+	if (is_lost || (rec->gap && !pp->filtered)) {
 		ret = lost(pp, cpu);
-	if (!ret && rec->hdr->type == SCHEDREC_REC_LOST)
-		return lost(pp, cpu);
-	if (ret)
-		return ret;
+		if (ret || is_lost)
+			return ret;
+	}
 	switch (rec->hdr->type) {
 	case SCHEDREC_EV_SWITCH:
 		put_switch(pp, b, er);
@@ -802,20 +787,13 @@ static int perfetto_parse(void *priv, int key, const char *arg)
 	return 0;
 }
 
-static bool ends_with(const char *s, const char *end)
-{
-	size_t n = strlen(s), m = strlen(end);
-
-	return n >= m && !strcmp(s + n - m, end);
-}
-
 static int perfetto_start(void *priv, struct export_ctx *ctx)
 {
 	struct perfetto *pf = priv;
 
 	if (!pf->writer)
-		pf->writer = ends_with(ctx->out_path, ".json") ||
-			     ends_with(ctx->out_path, ".json.gz") ?
+		pf->writer = str_ends_with(ctx->out_path, ".json") ||
+			     str_ends_with(ctx->out_path, ".json.gz") ?
 			     &perfetto_json : &perfetto_proto;
 	pf->priv = calloc(1, pf->writer->priv_size);
 	if (!pf->priv)

@@ -207,6 +207,12 @@ static int write_palette(struct folded *fo, const struct fold_line *lines,
 	int ret = 0;
 
 	for (i = 0; i < n; i++) {
+		/* as report flame draws it (flame.c) */
+		struct flame_line fl = {
+			.neutral = FOLD_TASK_FRAMES,
+			.cold = lines[i].entry->state != 0,
+		};
+
 		for (p = lines[i].stack, frame = 0; *p; frame++) {
 			end = strchr(p, ';');
 			if (!end)
@@ -222,9 +228,7 @@ static int write_palette(struct folded *fo, const struct fold_line *lines,
 			}
 			v[nr++] = (struct paint){
 				.name = p, .len = end - p,
-				.heat = frame < FOLD_TASK_FRAMES ? FLAME_NEUTRAL :
-					lines[i].entry->state ? FLAME_COLD :
-					FLAME_WARM,
+				.heat = flame_frame_heat(&fl, frame),
 			};
 			p = *end ? end + 1 : end;
 		}

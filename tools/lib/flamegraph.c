@@ -233,8 +233,7 @@ void flamegraph_add(struct flamegraph *fg, size_t graph,
 	fg->nodes[node].ns += line->ns;
 	for (p = line->stack, i = 0; *p && i < FLAMEGRAPH_DEPTH_MAX;
 	     p = *end ? end + 1 : end, i++) {
-		enum flame_heat heat = i < line->neutral ? FLAME_NEUTRAL :
-				 line->cold ? FLAME_COLD : FLAME_WARM;
+		enum flame_heat heat = flame_frame_heat(line, i);
 
 		end = strchr(p, ';');
 		if (!end)

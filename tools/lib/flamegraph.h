@@ -63,6 +63,14 @@ struct flame_line {
 	bool cold;		/* the others: off-CPU (blue), else warm */
 };
 
+/* How frame @i (0: the root's child, the first of the stack) is drawn */
+static inline enum flame_heat flame_frame_heat(const struct flame_line *line,
+					       unsigned int i)
+{
+	return i < line->neutral ? FLAME_NEUTRAL :
+	       line->cold ? FLAME_COLD : FLAME_WARM;
+}
+
 struct flamegraph;
 
 /* NULL when out of memory; every function takes NULL. */

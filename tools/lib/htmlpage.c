@@ -44,20 +44,13 @@ enum cell_kind {
 	CELL_SECONDS,		/* *_s: seconds, 9 decimals */
 };
 
-static bool ends_with(const char *s, const char *end)
-{
-	size_t a = strlen(s), b = strlen(end);
-
-	return a >= b && !strcmp(s + a - b, end);
-}
-
 static enum cell_kind kind_of(const char *column)
 {
-	if (ends_with(column, "_ns"))
+	if (str_ends_with(column, "_ns"))
 		return CELL_DURATION;
-	if (ends_with(column, "_share"))
+	if (str_ends_with(column, "_share"))
 		return CELL_SHARE;
-	if (ends_with(column, "_s"))
+	if (str_ends_with(column, "_s"))
 		return CELL_SECONDS;
 	return CELL_TEXT;
 }

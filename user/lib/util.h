@@ -3,7 +3,9 @@
 #ifndef SCHEDREC_UTIL_H
 #define SCHEDREC_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #ifndef ARRAY_SIZE
@@ -22,6 +24,14 @@
 	(__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
 #define SREC_CPU_FEATURES	1
 #endif
+
+/* Whether @s ends with @end */
+static inline bool str_ends_with(const char *s, const char *end)
+{
+	size_t a = strlen(s), b = strlen(end);
+
+	return a >= b && !strcmp(s + a - b, end);
+}
 
 /* Now, by @clock (CLOCK_MONOTONIC, CLOCK_REALTIME), in ns. */
 static inline uint64_t clock_ns(clockid_t clock)
